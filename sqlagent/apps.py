@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SqlagentConfig(AppConfig):
+    name = "sqlagent"
+    verbose_name = "SQL agent"
