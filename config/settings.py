@@ -38,6 +38,8 @@ DATABASES = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Lets two test runs share one server (pytest-django otherwise uses test_<NAME>).
+DATABASES["default"]["TEST"] = {"NAME": env.str("TEST_DATABASE_NAME", default=None)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
@@ -212,3 +214,39 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"neo4j": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
 }
+
+# --- App settings (one section per app) ------------------------------------------------
+# ingestion
+
+# retrieval
+
+# sqlagent (names follow the original SQL agent's settings)
+SQL_CONFIDENCE_THRESHOLD = env.float("SQL_CONFIDENCE_THRESHOLD", default=0.7)
+SQL_MAX_JOIN_HOPS = env.int("SQL_MAX_JOIN_HOPS", default=4)
+SQL_MAX_TABLES_IN_CONTEXT = env.int("SQL_MAX_TABLES_IN_CONTEXT", default=20)
+SQL_MAX_SUGGESTED_PATHS = env.int("SQL_MAX_SUGGESTED_PATHS", default=3)
+SQL_MAX_RELATIONSHIPS_DISPLAY = env.int("SQL_MAX_RELATIONSHIPS_DISPLAY", default=50)
+SQL_MAX_RELATIONSHIPS_IN_PROMPT = env.int("SQL_MAX_RELATIONSHIPS_IN_PROMPT", default=20)
+SQL_MAX_COLUMNS_IN_SCHEMA = env.int("SQL_MAX_COLUMNS_IN_SCHEMA", default=50)
+SQL_MAX_COLUMNS_IN_VALIDATION = env.int("SQL_MAX_COLUMNS_IN_VALIDATION", default=100)
+SQL_MAX_COLUMNS_IN_CORRECTION = env.int("SQL_MAX_COLUMNS_IN_CORRECTION", default=100)
+SQL_MAX_SQL_HISTORY_LENGTH = env.int("SQL_MAX_SQL_HISTORY_LENGTH", default=2000)
+SQL_MAX_FALLBACK_TABLES = env.int("SQL_MAX_FALLBACK_TABLES", default=5)
+SQL_MAX_TABLES_IN_SELECTION_PROMPT = env.int("SQL_MAX_TABLES_IN_SELECTION_PROMPT", default=250)
+SQL_CORRECTION_MAX_ATTEMPTS = env.int("SQL_CORRECTION_MAX_ATTEMPTS", default=3)
+SQL_PRE_VALIDATION_ENABLED = env.bool("SQL_PRE_VALIDATION_ENABLED", default=True)
+SQL_AGENT_MAX_ITERATIONS = env.int("SQL_AGENT_MAX_ITERATIONS", default=15)
+SQL_STATEMENT_TIMEOUT_MS = env.int("SQL_STATEMENT_TIMEOUT_MS", default=15000)
+# Warehouse cell values reach an LLM only when this is on; prompts carry the schema.
+SQL_SEND_VALUES_TO_LLM = env.bool("SQL_SEND_VALUES_TO_LLM", default=False)
+SQL_SAMPLE_ROWS = env.int("SQL_SAMPLE_ROWS", default=0)
+DOMAIN_EXTRACTION_ENABLED = env.bool("DOMAIN_EXTRACTION_ENABLED", default=True)
+MAX_QUERY_ROWS = env.int("MAX_QUERY_ROWS", default=100)
+
+# registries
+# The data source the SQL agent answers from when none is named (its URL: WAREHOUSE_URL).
+REGISTRIES_DEFAULT_DATA_SOURCE = env.str("REGISTRIES_DEFAULT_DATA_SOURCE", default="warehouse")
+# Third-party sample databases (Chinook, Spider) for load_chinook and load_spider_db.
+DATASETS_DIR = Path(env.str("DATASETS_DIR", default=str(BASE_DIR.parent / "shared" / "datasets")))
+
+# chat

@@ -12,6 +12,9 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/auth/", include("core.api_urls")),
+    path("api/", include("ingestion.urls")),
+    path("api/", include("sqlagent.urls")),
+    path("api/", include("retrieval.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -48,6 +48,9 @@ ensure_system_services() {
   fi
 }
 
+# pip, without the per-package notes about local mirror folders that do not exist.
+quiet_pip() { pip -q "$@" 2> >(grep -v "^WARNING: Location" >&2); }
+
 ensure_venv() {
   if [ ! -x .venv/bin/python ]; then
     say "creating .venv"
@@ -60,10 +63,9 @@ ensure_venv() {
   want=$(cat requirements/*.txt | sha256sum | cut -d' ' -f1)
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     say "installing Python dependencies"
-    pip install -q --upgrade pip
     # The CPU build of torch first, so that sentence-transformers does not pull CUDA.
-    pip install -q -r requirements/torch.txt
-    pip install -q -r requirements/dev.txt
+    quiet_pip install -r requirements/torch.txt
+    quiet_pip install -r requirements/dev.txt
     echo "$want" > "$stamp"
   fi
 }

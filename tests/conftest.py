@@ -12,7 +12,7 @@ from django.conf import settings
 
 from config.celery import app as celery_app
 
-TEST_QUEUE = "switchboard-test"
+TEST_QUEUE = os.environ.get("TEST_CELERY_QUEUE", "switchboard-test")
 # Persistent connections opened in Channels' worker threads would keep the test database
 # busy at teardown.
 settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
@@ -23,6 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 def _isolated_celery_queue() -> None:
     # A development worker on the same Redis must not take the tests' tasks.
     celery_app.conf.task_default_queue = TEST_QUEUE
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _graph_schema() -> None:
+    # What scripts/run does at start: constraints and indexes exist before any test writes.
+    from core.graph_schema import ensure_graph_schema
+
+    ensure_graph_schema()
 
 
 def _database_url() -> str:
@@ -36,7 +44,7 @@ def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[
     """A real Celery worker process on the test database and an isolated queue."""
     env = {**os.environ, "DATABASE_URL": _database_url(), "CELERY_QUEUE": TEST_QUEUE}
     hostname = f"test-{os.getpid()}@%h"
-    log = open(ROOT / "var" / "test-worker.log", "w")  # noqa: SIM115 - lives as long as the worker
+    log = open(ROOT / "var" / f"{TEST_QUEUE}-worker.log", "w")  # noqa: SIM115 - lives as long as the worker
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
          "--loglevel=info", "-Q", TEST_QUEUE, "-n", hostname],
