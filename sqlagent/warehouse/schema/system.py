@@ -1,0 +1,98 @@
+"""Application settings, notifications, documents and audit trail."""
+
+from .model import Role, day, flag, integer, moment, ref, string, table, text
+
+R = Role
+
+TABLES = (
+    table(
+        "companyProfile",
+        R.CONFIGURATION,
+        "The operating company (one row).",
+        string("name", 120),
+        string("timezone", 40),
+        string("currency", 3),
+    ),
+    table(
+        "appSetting",
+        R.CONFIGURATION,
+        "Key/value application settings.",
+        string("settingKey", 80, unique=True),
+        string("value", 200),
+        string("description", 200),
+    ),
+    table(
+        "emailTemplate",
+        R.TEMPLATE,
+        "Templates of outgoing e-mails.",
+        string("name", 80, unique=True),
+        string("subject", 160),
+        text("body", null=False),
+    ),
+    table(
+        "notificationType",
+        R.REFERENCE,
+        "Kinds of in-app notifications.",
+        string("code", 40, unique=True),
+        string("name", 80),
+    ),
+    table(
+        "notification",
+        R.INSTANCE,
+        "In-app notifications sent to staff users.",
+        ref("workOrderId", "workOrder", null=True),
+        ref("userId", "user"),
+        ref("notificationTypeId", "notificationType"),
+        string("title", 200),
+        moment("sentAt"),
+        moment("readAt", null=True),
+        timestamps=False,
+    ),
+    table(
+        "documentCategory",
+        R.REFERENCE,
+        "Policy, Procedure, Form, ...",
+        string("name", 60, unique=True),
+    ),
+    table(
+        "document",
+        R.INSTANCE,
+        "Company documents (policies, procedures).",
+        ref("documentCategoryId", "documentCategory"),
+        string("title", 160),
+        string("fileName", 160),
+        integer("version"),
+        day("publishedOn"),
+    ),
+    table(
+        "integrationSyncLog",
+        R.INSTANCE,
+        "Runs of the accounting and payroll integrations.",
+        string("system", 40),
+        moment("startedAt"),
+        moment("finishedAt"),
+        integer("recordsSynced"),
+        string("status", 20),
+        timestamps=False,
+    ),
+    table(
+        "auditLog",
+        R.INSTANCE,
+        "Who changed what, when.",
+        ref("userId", "user"),
+        string("entityTable", 60),
+        integer("entityId"),
+        string("action", 10),
+        moment("changedAt"),
+        timestamps=False,
+    ),
+    table(
+        "savedReport",
+        R.CONFIGURATION,
+        "Reports users saved in the app.",
+        ref("userId", "user"),
+        string("name", 120),
+        string("reportType", 40),
+        flag("isShared"),
+    ),
+)
