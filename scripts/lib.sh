@@ -27,7 +27,7 @@ wait_port() {
 }
 
 ensure_system_services() {
-  apt_install redis-server mariadb-server postgresql postgresql-contrib
+  apt_install redis-server mariadb-server postgresql postgresql-contrib chromium
   if ! port_open 127.0.0.1 6379 && [ -z "${REDIS_URL:-}" ]; then
     say "starting redis-server"
     mkdir -p var/redis

@@ -1,0 +1,1 @@
+from . import registry  # noqa: F401 - registers the model admins

@@ -1,0 +1,47 @@
+"""Raw SQL the registries run against a warehouse (never against the app's database)."""
+
+# Row estimates from the catalogue: cheap, and good enough to tell big tables from small.
+MYSQL_ROW_ESTIMATES = """
+SELECT TABLE_NAME, COALESCE(TABLE_ROWS, 0)
+FROM information_schema.TABLES
+WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'
+"""
+
+# reltuples is -1 for a table never vacuumed or analysed; the caller counts those.
+POSTGRES_ROW_ESTIMATES = """
+SELECT c.relname, c.reltuples::bigint
+FROM pg_catalog.pg_class c
+JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+WHERE c.relkind IN ('r', 'p') AND pg_catalog.pg_table_is_visible(c.oid)
+"""
+
+
+def count_rows(quoted_table: str) -> str:
+    """An exact count, for tables the catalogue has no estimate for (name already quoted)."""
+    return f"SELECT COUNT(*) FROM {quoted_table}"  # noqa: S608 - identifier quoted by the backend
+
+
+# Loading sample databases (load_chinook, load_spider_db); names come quoted by the caller.
+MYSQL_DATABASE_TABLES = (
+    "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = %(database)s"
+)
+MYSQL_DATABASE_EXISTS = "SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = %(database)s"
+POSTGRES_DATABASE_EXISTS = "SELECT 1 FROM pg_database WHERE datname = %(database)s"
+POSTGRES_TABLES = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+
+
+def mysql_recreate_database(quoted: str) -> str:
+    return f"DROP DATABASE IF EXISTS {quoted}; CREATE DATABASE {quoted} CHARACTER SET utf8mb4"
+
+
+def drop_database(quoted: str) -> str:
+    return f"DROP DATABASE IF EXISTS {quoted}"
+
+
+def create_database(quoted: str) -> str:
+    return f"CREATE DATABASE {quoted}"
+
+
+def insert_rows(quoted_table: str, quoted_columns: list[str]) -> str:
+    marks = ", ".join(["%s"] * len(quoted_columns))
+    return f"INSERT INTO {quoted_table} ({', '.join(quoted_columns)}) VALUES ({marks})"  # noqa: S608
