@@ -166,6 +166,14 @@ SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
 X_FRAME_OPTIONS = "DENY"
 
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": env.str("CACHE_PREFIX", default="switchboard"),
+    }
+}
+
 # --- Channels and Celery ---------------------------------------------------------------
 CHANNEL_LAYERS = {
     "default": {
@@ -217,6 +225,24 @@ LOGGING = {
 
 # --- App settings (one section per app) ------------------------------------------------
 # ingestion
+# A file over this size fails in its job with a message instead of being parsed.
+INGESTION_MAX_FILE_MB = env.float("INGESTION_MAX_FILE_MB", default=25.0)
+# Chunk budget and overlap, in words and punctuation marks (the local model reads 256
+# word pieces, a little more than 180 of these).
+INGESTION_CHUNK_TOKENS = env.int("INGESTION_CHUNK_TOKENS", default=180)
+INGESTION_CHUNK_OVERLAP = env.int("INGESTION_CHUNK_OVERLAP", default=30)
+# SEMANTICALLY_SIMILAR edges: the cosine similarity floor and the neighbours kept per chunk.
+INGESTION_SIMILARITY_THRESHOLD = env.float("INGESTION_SIMILARITY_THRESHOLD", default=0.75)
+INGESTION_SIMILAR_PER_CHUNK = env.int("INGESTION_SIMILAR_PER_CHUNK", default=5)
+# Sections closer than this cosine distance (name and content) share a SectionType.
+INGESTION_SECTION_TYPE_DISTANCE = env.float("INGESTION_SECTION_TYPE_DISTANCE", default=0.4)
+# Entities and relations: "auto" (the LLM when OPENAI_* is set, else offline), "offline", "llm".
+INGESTION_EXTRACTOR = env.str("INGESTION_EXTRACTOR", default="auto")
+INGESTION_TASK_MAX_RETRIES = env.int("INGESTION_TASK_MAX_RETRIES", default=4)
+# A file claimed by a worker on another host that has been silent this long is taken over.
+INGESTION_STALE_SECONDS = env.int("INGESTION_STALE_SECONDS", default=900)
+# Prefix of entity and section-type ids in the graph, for deployments sharing one graph.
+INGESTION_GRAPH_NAMESPACE = env.str("INGESTION_GRAPH_NAMESPACE", default="")
 
 # retrieval
 

@@ -1,0 +1,56 @@
+"""The query plan the steps build up: which rows, which filters, which shape."""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlagent.join_paths import JoinPlan
+
+
+@dataclass(frozen=True)
+class ColumnRef:
+    table: str
+    column: str
+
+    def __str__(self) -> str:
+        return f"{self.table}.{self.column}"
+
+
+@dataclass(frozen=True)
+class Filter:
+    """`columns` are OR'd together (a text search over several columns)."""
+
+    columns: tuple[ColumnRef, ...]
+    op: str  # =, !=, like, >=, <, >, <=, is_null, is_not_null
+    value: Any = None
+    reason: str = ""
+
+    @property
+    def tables(self) -> set[str]:
+        return {c.table for c in self.columns}
+
+
+@dataclass
+class QueryPlan:
+    anchor: str  # the table whose rows the question is about
+    tables: list[str] = field(default_factory=list)  # required, anchor first
+    filters: list[Filter] = field(default_factory=list)
+    aggregate: str | None = None  # count, sum, avg, min, max
+    measure: ColumnRef | None = None  # what sum/avg/min/max read; None with count
+    group_table: str | None = None  # grouped by this table's labels...
+    group_column: ColumnRef | None = None  # ...or by this column
+    order_by: ColumnRef | None = None  # None with an aggregate: order by the aggregate
+    descending: bool = False
+    limit: int | None = None
+    columns: list[ColumnRef] = field(default_factory=list)  # asked for by name
+    reasons: dict[str, str] = field(default_factory=dict)  # why each table is there
+    notes: list[str] = field(default_factory=list)  # how words were read, for the trace
+    joins: JoinPlan | None = None
+
+    def require(self, table: str, reason: str) -> None:
+        if table not in self.tables:
+            self.tables.append(table)
+        self.reasons.setdefault(table, reason)
+
+
+class CannotAnswer(Exception):
+    """The agent cannot answer with confidence; the message says why."""

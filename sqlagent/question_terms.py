@@ -1,0 +1,247 @@
+"""Step 1: what a question says, before any schema decision.
+
+Finds the phrases the vocabulary knows (terms, tables, columns, enumeration values),
+literal values (quoted text, codes such as WO-001234, proper names, numbers, a date
+range) and the question's shape (list, count, sum/average/min/max, group by, top-N,
+ordering, distinct). Nothing here touches the warehouse.
+"""
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from sqlagent.dates import DateRange, find_date_range
+from sqlagent.vocabulary import Entry, Vocabulary, singular
+
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&\-\.]*(?:'s)?|\"[^\"]+\"|'[^']+'(?!s\b)")
+_CODE = re.compile(r"^[A-Z]{1,4}-?\d{2,}$")
+_QUESTION_WORDS = {"how", "what", "which", "who", "whom", "whose", "when", "where", "list",
+                   "show", "give", "find", "count", "name", "is", "are", "in", "for", "of",
+                   "the", "a", "an", "do", "does", "did", "and", "or", "on", "at", "by", "per",
+                   "each", "with", "from", "to", "between"}  # fmt: skip
+_NAME_GLUE = {"of", "&", "and", "de", "la", "van", "von"}
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10, "twenty": 20}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # as written, possessive and quotes removed
+    norm: str  # normal form used for vocabulary matching
+    start: int  # character offset in the question
+
+
+@dataclass(frozen=True)
+class Mention:
+    text: str
+    position: int  # index of its first token
+    length: int
+    entries: tuple[Entry, ...]  # what it can mean, best first
+
+    @property
+    def best(self) -> Entry:
+        return self.entries[0]
+
+
+@dataclass(frozen=True)
+class Shape:
+    aggregate: str | None = None  # count, sum, avg, min, max
+    group_by: str | None = None  # words after per / each / by / for each
+    top_n: int | None = None
+    descending: bool | None = None  # order of a superlative, top-N or "sorted by"
+    order_by: str | None = None  # words after "sorted by" / "ordered by"
+    alphabetical: bool = False
+    distinct: bool = False
+    ratio: bool = False  # percentage or share: a shape the compiler declines
+    negated: bool = False  # "no", "without", "never": an anti-join the compiler declines
+
+
+@dataclass(frozen=True)
+class QuestionTerms:
+    question: str
+    tokens: tuple[Token, ...]
+    mentions: tuple[Mention, ...]
+    shape: Shape
+    date_range: DateRange | None = None
+    numbers: tuple[tuple[float, int], ...] = ()  # (value, token index)
+    quoted: tuple[str, ...] = ()
+    codes: tuple[str, ...] = ()
+    names: tuple[tuple[str, int], ...] = ()  # proper names and the token index after them
+    unknown: tuple[str, ...] = field(default=())  # content words nothing explained
+
+
+def tokenize(question: str) -> list[Token]:
+    tokens = []
+    for match in _TOKEN.finditer(question):
+        raw = match.group(0)
+        if raw[0] in "\"'":
+            tokens.append(Token(raw[1:-1], raw[1:-1].lower(), match.start()))
+            continue
+        text = raw[:-2] if raw.endswith("'s") else raw.rstrip(".")
+        lowered = text.lower()
+        # "e-mail" is one word; "pre-use" and "work-order" are two
+        lowered = re.sub(r"\b(\w)-(\w{3,})", r"\1\2", lowered).replace("-", " ")
+        tokens.append(Token(text, " ".join(singular(w) for w in lowered.split()), match.start()))
+    return tokens
+
+
+def extract_terms(question: str, vocab: Vocabulary, *, today: date) -> QuestionTerms:
+    tokens = tokenize(question)
+    date_range = find_date_range(question, today)
+    in_date = _date_token_indexes(tokens, question, date_range)
+    quoted = tuple(t.text for t in tokens if t.norm == t.text.lower() and " " in t.text)
+    codes = tuple(t.text for t in tokens if _CODE.match(t.text))
+    names = _proper_names(tokens, in_date, codes)
+    named = {i for _, end, length in names for i in range(end - length, end)}
+    mentions = _mentions(tokens, vocab, skip=in_date | named)
+    covered = {i for m in mentions for i in range(m.position, m.position + m.length)}
+    numbers = _numbers(tokens, skip=in_date | named)
+    unknown = tuple(
+        t.norm
+        for i, t in enumerate(tokens)
+        if i not in covered | in_date | named
+        and t.norm not in _QUESTION_WORDS
+        and not _CODE.match(t.text)
+        and not t.norm.replace(".", "").isdigit()
+    )
+    return QuestionTerms(
+        question=question,
+        tokens=tuple(tokens),
+        mentions=tuple(mentions),
+        shape=detect_shape(question, numbers),
+        date_range=date_range,
+        numbers=tuple(numbers),
+        quoted=quoted,
+        codes=codes,
+        names=tuple((text, end) for text, end, _ in names),
+        unknown=unknown,
+    )
+
+
+def _date_token_indexes(tokens: list[Token], question: str, found: DateRange | None) -> set[int]:
+    if found is None:
+        return set()
+    start = question.lower().find(found.text)
+    end = start + len(found.text)
+    return {i for i, t in enumerate(tokens) if start <= t.start < end}
+
+
+def _proper_names(
+    tokens: list[Token], skip: set[int], codes: tuple[str, ...]
+) -> list[tuple[str, int, int]]:
+    """Runs of capitalised words that are not the question's first word: (text, end, length)."""
+    names: list[tuple[str, int, int]] = []
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        capital = t.text[:1].isupper() and i not in skip and t.text not in codes
+        if (
+            not capital
+            or (i == 0 and t.norm in _QUESTION_WORDS)
+            or (t.text.isupper() and len(t.text) <= 2)
+        ):
+            i += 1
+            continue
+        j = i + 1
+        while (
+            j < len(tokens)
+            and j not in skip
+            and (
+                tokens[j].text[:1].isupper()
+                or (
+                    tokens[j].norm in _NAME_GLUE
+                    and j + 1 < len(tokens)
+                    and tokens[j + 1].text[:1].isupper()
+                )
+            )
+        ):
+            j += 1
+        if i == 0 and j == 1:
+            i = 1  # one capitalised first word is just the start of the sentence
+            continue
+        names.append((" ".join(tok.text for tok in tokens[i:j]), j, j - i))
+        i = j
+    return names
+
+
+def _mentions(tokens: list[Token], vocab: Vocabulary, *, skip: set[int]) -> list[Mention]:
+    """Greedy longest match of normal-form word runs against the vocabulary."""
+    found: list[Mention] = []
+    i = 0
+    while i < len(tokens):
+        if i in skip:
+            i += 1
+            continue
+        for n in range(min(vocab.longest, len(tokens) - i), 0, -1):
+            if any(k in skip for k in range(i, i + n)):
+                continue
+            key = " ".join(t.norm for t in tokens[i : i + n])
+            if key in vocab.entries:
+                found.append(Mention(key, i, n, vocab.entries[key]))
+                i += n
+                break
+        else:
+            i += 1
+    return found
+
+
+def _numbers(tokens: list[Token], *, skip: set[int]) -> list[tuple[float, int]]:
+    numbers = []
+    for i, t in enumerate(tokens):
+        if i in skip:
+            continue
+        text = t.text.replace(",", "")
+        if re.fullmatch(r"\d+(?:\.\d+)?", text):
+            numbers.append((float(text), i))
+        elif t.norm in _NUMBER_WORDS:
+            numbers.append((float(_NUMBER_WORDS[t.norm]), i))
+    return numbers
+
+
+def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
+    q = question.lower()
+    aggregate = None
+    if re.search(r"\b(how many|number of|count of|count the)\b", q):
+        aggregate = "count"
+    if re.search(r"\b(average|avg|mean)\b", q):
+        aggregate = "avg"
+    elif re.search(r"\b(total|sum of|in total|how much)\b", q):
+        aggregate = "sum"
+    elif re.search(r"\b(minimum|smallest amount|lowest value)\b", q):
+        aggregate = "min"
+    elif re.search(r"\b(maximum|largest amount|highest value)\b", q):
+        aggregate = "max"
+    group = re.search(
+        r"\b(?:per|for each|each|by|in each|broken down by|grouped by)\s+([a-z][a-z ]*?)"
+        r"(?=\s+(?:in|during|between|from|since|for|with|and|were|was|is|are)\b|[?.,]|$)",
+        q,
+    )
+    top = (
+        re.search(r"\btop\s+(\d+|one|two|three|four|five|ten)\b", q)
+        or re.search(r"^(?:which|what are the|list the|show the)\s+(\d+|three|five|ten)\b", q)
+        or re.search(r"\b(\d+|three|five|ten)\s+(?:\w+\s+){0,3}?(?:most|least|highest|lowest)\b", q)
+    )
+    top_n = None
+    if top:
+        word = top.group(1)
+        top_n = int(word) if word.isdigit() else {"one": 1, "two": 2, "three": 3, "four": 4,
+                                                   "five": 5, "ten": 10}[word]  # fmt: skip
+    descending = None
+    if re.search(r"\b(most|highest|largest|biggest|top|latest|newest|most recent|best)\b", q):
+        descending = True
+    elif re.search(r"\b(least|lowest|smallest|fewest|oldest|earliest|worst)\b", q):
+        descending = False
+    order = re.search(r"\b(?:sorted|ordered|sort|order) by\s+([a-z][a-z ]*?)(?=[?.,]|$)", q)
+    if order and re.search(r"\bdesc(ending)?\b", q):
+        descending = True
+    return Shape(
+        aggregate=aggregate,
+        group_by=group.group(1).strip() if group and not q.startswith("who ") else None,
+        top_n=top_n,
+        descending=descending,
+        order_by=order.group(1).strip() if order else None,
+        alphabetical=bool(re.search(r"\balphabetical(ly)?\b|\bin order\b", q)),
+        distinct=bool(re.search(r"\b(distinct|unique|different)\b", q)),
+        ratio=bool(re.search(r"\b(percent(age)?|share|ratio|proportion|%)", q)),
+        negated=bool(re.search(r"\b(no|without|never|none|not any|no longer)\b", q)),
+    )

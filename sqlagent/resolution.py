@@ -1,0 +1,191 @@
+"""Step 2: map what the question says to tables, columns and filters.
+
+A domain term resolves through its resolutions in rank order (primary, then secondary,
+then fallback); the first whose tables the question already involves wins, so "active
+customers" reads customer.isActive although the term's primary is employee.isActive.
+Match types: text_search and semantic become case-insensitive LIKE over the columns,
+boolean and exact become equality, structural only brings tables in.
+"""
+
+from dataclasses import dataclass, field
+
+from registries.semantic_layer import Resolution, SemanticLayer, Term
+from sqlagent.plan import ColumnRef, Filter
+from sqlagent.question_terms import Mention, QuestionTerms
+from sqlagent.value_index import ValueIndex
+from sqlagent.vocabulary import Entry, phrase
+
+_NEGATIONS = ("not", "no longer", "non", "in", "un")
+
+
+@dataclass
+class Resolved:
+    entities: list[tuple[int, str, str]] = field(default_factory=list)  # (token, table, why)
+    filters: list[tuple[int, Filter]] = field(default_factory=list)  # (token, filter)
+    columns: list[tuple[int, ColumnRef]] = field(default_factory=list)  # mentioned columns
+    notes: list[str] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)
+
+    def tables(self) -> list[str]:
+        seen = [t for _, t, _ in sorted(self.entities)]
+        seen += [c.table for _, f in self.filters for c in f.columns[:1]]
+        return list(dict.fromkeys(seen))
+
+
+def _truthy(value: str | None) -> bool:
+    return (value or "true").strip().lower() in ("true", "1", "yes")
+
+
+def _negated_before(terms: QuestionTerms, position: int) -> bool:
+    before = " ".join(t.norm for t in terms.tokens[max(0, position - 2) : position])
+    return before.endswith(("not", "no longer", "non", "never"))
+
+
+def _choose(term: Term, layer: SemanticLayer, context: set[str]) -> Resolution | None:
+    ranked = sorted(
+        (r for r in term.resolutions if all(t in layer.tables for t in r.tables)),
+        key=lambda r: ("primary", "secondary", "fallback").index(r.rank),
+    )
+    for resolution in ranked:
+        if context & set(resolution.tables):
+            return resolution
+    return ranked[0] if ranked else None
+
+
+def _column_refs(resolution: Resolution) -> list[ColumnRef]:
+    refs = []
+    for column in resolution.columns:
+        table, _, name = column.rpartition(".")
+        refs.append(ColumnRef(table or resolution.tables[0], name))
+    return refs
+
+
+def _term_filter(term: Term, resolution: Resolution, negated: bool) -> Filter | None:
+    columns = tuple(_column_refs(resolution))
+    why = f"{term.name}: {resolution.rank} resolution, {resolution.match_type}"
+    if resolution.match_type == "structural" or not columns:
+        return None
+    if resolution.match_type in ("text_search", "semantic"):
+        pattern = (resolution.value or term.name).lower()
+        return Filter(columns, "not_like" if negated else "like", pattern, why)
+    if resolution.match_type == "boolean":
+        value = _truthy(resolution.value) != negated
+        return Filter(columns[:1], "=", value, why)
+    return Filter(columns[:1], "!=" if negated else "=", resolution.value, why)
+
+
+def resolve(terms: QuestionTerms, layer: SemanticLayer, values: ValueIndex) -> Resolved:
+    out = Resolved()
+    # Pass 1: tables named outright give the context the ambiguous words are read in.
+    context: set[str] = set()
+    for mention in terms.mentions:
+        if mention.best.kind == "table":
+            context.add(mention.best.table)
+        elif mention.best.kind == "term" and mention.best.term:
+            for r in mention.best.term.resolutions:
+                if r.match_type == "structural" and r.rank == "primary":
+                    context.update(t for t in r.tables if t in layer.tables)
+    for mention in terms.mentions:
+        _resolve_mention(mention, terms, layer, context, out)
+    for code in terms.codes:
+        _resolve_code(code, terms, values, out)
+    for name, end in terms.names:
+        _resolve_name(name, end, terms, layer, values, context | set(out.tables()), out)
+    return out
+
+
+def _resolve_mention(
+    mention: Mention, terms: QuestionTerms, layer: SemanticLayer, context: set[str], out: Resolved
+) -> None:
+    entry = mention.best
+    negated = _negated_before(terms, mention.position)
+    if entry.kind == "term" and entry.term:
+        resolution = _choose(entry.term, layer, context - set(_term_tables(entry.term)) or context)
+        if resolution is None:
+            out.unresolved.append(mention.text)
+            return
+        found = _term_filter(entry.term, resolution, negated)
+        if found is None:
+            for table in resolution.tables:
+                out.entities.append((mention.position, table, f"term {entry.term.name!r}"))
+        else:
+            out.filters.append((mention.position, found))
+        out.notes.append(f"{mention.text!r} -> {found.reason if found else resolution.tables}")
+        return
+    if entry.kind == "table":
+        out.entities.append((mention.position, entry.table, f"named: {mention.text!r}"))
+        return
+    chosen = _in_context(mention.entries, context)
+    if chosen.kind == "value":
+        ref = ColumnRef(chosen.table, chosen.column)
+        op = "!=" if negated else "="
+        out.filters.append((mention.position, Filter((ref,), op, chosen.value, f"value of {ref}")))
+        out.notes.append(f"{mention.text!r} -> {ref} = {chosen.value!r}")
+        return
+    ref = ColumnRef(chosen.table, chosen.column)
+    column = layer.tables[chosen.table].columns.get(chosen.column)
+    if column is not None and column.data_type == "boolean":
+        value = not negated
+        if phrase(chosen.column).startswith("is ") and mention.text.startswith("in"):
+            value = not value  # "inactive" against isActive
+        out.filters.append((mention.position, Filter((ref,), "=", value, f"flag {ref}")))
+        return
+    out.columns.append((mention.position, ref))
+
+
+def _term_tables(term: Term) -> list[str]:
+    return [t for r in term.resolutions for t in r.tables]
+
+
+def _in_context(entries: tuple[Entry, ...], context: set[str]) -> Entry:
+    for entry in entries:
+        if entry.table in context:
+            return entry
+    return entries[0]
+
+
+def _resolve_code(code: str, terms: QuestionTerms, values: ValueIndex, out: Resolved) -> None:
+    columns = values.code_columns(code)
+    if len(columns) != 1:
+        out.unresolved.append(code)
+        return
+    table, column = columns[0]
+    ref = ColumnRef(table, column)
+    position = next(i for i, t in enumerate(terms.tokens) if t.text == code)
+    out.filters.append((position, Filter((ref,), "=", code, f"code {code} is a {ref}")))
+    out.entities.append((position, table, f"identified by {code}"))
+
+
+def _resolve_name(
+    name: str,
+    end: int,
+    terms: QuestionTerms,
+    layer: SemanticLayer,
+    values: ValueIndex,
+    context: set[str],
+    out: Resolved,
+) -> None:
+    """A proper name is a label value; prefer a table the question names next to it."""
+    wanted = name.lower()
+    matches = [(t, c, v) for t, c, v in values.values if v.lower() == wanted]
+    if not matches:
+        # "Grove crane", "the Cranes category": the name may be followed by its table
+        matches = [
+            (t, c, v) for t, c, v in values.values if v.lower().rstrip("s") == wanted.rstrip("s")
+        ]
+    if not matches:
+        out.unresolved.append(name)
+        return
+    next_table = _table_after(terms, end)
+    matches.sort(key=lambda m: (m[0] != next_table, m[0] not in context))
+    table, column, value = matches[0]
+    ref = ColumnRef(table, column)
+    out.filters.append((end - 1, Filter((ref,), "=", value, f"{name!r} is a {ref}")))
+    out.notes.append(f"{name!r} -> {ref} = {value!r}")
+
+
+def _table_after(terms: QuestionTerms, end: int) -> str | None:
+    for mention in terms.mentions:
+        if mention.position == end and mention.best.kind == "table":
+            return mention.best.table
+    return None

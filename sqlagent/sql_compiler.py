@@ -1,0 +1,171 @@
+"""Step 5 without an LLM: compile the plan into SQL over logical table names (sqlglot).
+
+SELECT lists display columns, never `*`. A count counts distinct rows of the anchor, and a
+sum or average over rows that a to-many join repeats is taken over the distinct rows
+first, so totals are never silently multiplied.
+"""
+
+from sqlglot import exp
+
+from registries.semantic_layer import SemanticLayer, Table
+from sqlagent.plan import ColumnRef, Filter, QueryPlan
+
+AGGREGATES: dict[str, type[exp.Expression]] = {
+    "count": exp.Count,
+    "sum": exp.Sum,
+    "avg": exp.Avg,
+    "min": exp.Min,
+    "max": exp.Max,
+}
+
+
+def column(ref: ColumnRef) -> exp.Column:
+    return exp.column(ref.column, table=ref.table, quoted=True)
+
+
+def label_columns(table: Table) -> tuple[str, ...]:
+    if table.label_columns:
+        return table.label_columns
+    named = tuple(c for c in table.columns if c.lower() in ("name", "title", "code"))
+    return named or tuple(c for c in table.columns if c == "id")
+
+
+def display_columns(table: Table) -> tuple[str, ...]:
+    return table.display_columns or label_columns(table)
+
+
+def _condition(found: Filter) -> exp.Expression:
+    parts: list[exp.Expression] = []
+    for ref in found.columns:
+        target = column(ref)
+        if found.op in ("like", "not_like"):
+            like = exp.Like(
+                this=exp.Lower(this=target), expression=exp.Literal.string(f"%{found.value}%")
+            )
+            parts.append(exp.Not(this=like) if found.op == "not_like" else like)
+        elif found.op == "is_null":
+            parts.append(exp.Is(this=target, expression=exp.Null()))
+        elif found.op == "is_not_null":
+            parts.append(exp.Not(this=exp.Is(this=target, expression=exp.Null())))
+        else:
+            parts.append(_compare(found.op, target, _literal(found.value)))
+    if len(parts) == 1:
+        return parts[0]
+    combined = exp.and_(*parts) if found.op == "not_like" else exp.or_(*parts)
+    return exp.Paren(this=combined)
+
+
+def _compare(op: str, left: exp.Expression, right: exp.Expression) -> exp.Expression:
+    kinds: dict[str, type[exp.Expression]] = {
+        "=": exp.EQ, "!=": exp.NEQ, ">=": exp.GTE, ">": exp.GT, "<": exp.LT, "<=": exp.LTE,
+    }  # fmt: skip
+    return kinds[op](this=left, expression=right)
+
+
+def _literal(value: object) -> exp.Expression:
+    if isinstance(value, bool):
+        return exp.Boolean(this=value)
+    if isinstance(value, int | float):
+        return exp.Literal.number(value)
+    return exp.Literal.string(str(value))
+
+
+def _from_and_joins(plan: QueryPlan, select: exp.Select) -> exp.Select:
+    select = select.from_(exp.to_table(plan.anchor, quoted=True))
+    assert plan.joins is not None
+    for step in plan.joins.joins:
+        on = exp.EQ(
+            this=column(ColumnRef(step.right_table, step.right_column)),
+            expression=column(ColumnRef(step.left_table, step.left_column)),
+        )
+        select = select.join(exp.to_table(step.right_table, quoted=True), on=on)
+    return select
+
+
+def _fans_out_from(plan: QueryPlan, table: str) -> bool:
+    """Whether some join repeats the rows of `table` (a to-many step away from it)."""
+    assert plan.joins is not None
+    parents = {step.right_table: step for step in plan.joins.joins}
+    # Steps on the path from the anchor to `table` reversed, plus every other step.
+    on_path = set()
+    node = table
+    while node in parents:
+        on_path.add(parents[node])
+        node = parents[node].left_table
+    for step in plan.joins.joins:
+        reverse = step in on_path
+        if step.fans_out != reverse:  # away from `table`, toward the many side
+            return True
+    return False
+
+
+def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
+    anchor = layer.tables[plan.anchor]
+    key = ColumnRef(plan.anchor, anchor.primary_key or "id")
+    select = exp.Select()
+    where = [_condition(f) for f in plan.filters]
+    group: list[exp.Expression] = []
+    outputs: list[exp.Expression] = []
+    if plan.group_table:
+        table = layer.tables[plan.group_table]
+        labels = [column(ColumnRef(plan.group_table, c)) for c in label_columns(table)]
+        outputs += labels
+        group += [column(ColumnRef(plan.group_table, table.primary_key or "id")), *labels]
+    elif plan.group_column:
+        outputs.append(column(plan.group_column))
+        group.append(column(plan.group_column))
+    if plan.aggregate:
+        if plan.aggregate != "count" and not group:
+            # "total of overdue invoices": how many rows the total is over, too.
+            count = exp.Count(this=exp.Distinct(expressions=[column(key)]))
+            outputs.append(exp.Alias(this=count, alias=exp.to_identifier("count", quoted=True)))
+        outputs.append(_aggregate(plan, key))
+    else:
+        label_refs = [ColumnRef(plan.anchor, c) for c in label_columns(anchor)]
+        asked = list(dict.fromkeys(plan.columns))
+        shown = [ColumnRef(plan.anchor, c) for c in display_columns(anchor)]
+        refs: list[ColumnRef] = label_refs + asked if asked else shown
+        if plan.order_by and plan.order_by not in refs:
+            refs.append(plan.order_by)
+        outputs += [column(r) for r in dict.fromkeys(refs)]
+    select = select.select(*outputs)
+    select = _from_and_joins(plan, select)
+    if where:
+        select = select.where(exp.and_(*where))
+    if group:
+        select = select.group_by(*group)
+    if not plan.aggregate and plan.joins and plan.joins.joins and _fans_out_from(plan, plan.anchor):
+        select = select.distinct()
+    order = _order(plan, outputs)
+    if order is not None:
+        # Ties are broken by the labels, so that a top-N is the same on every engine.
+        select = select.order_by(
+            order,
+            *(e.this if isinstance(e, exp.Alias) else e for e in outputs[:-1] if plan.aggregate),
+        )
+    if plan.limit:
+        select = select.limit(plan.limit)
+    return select
+
+
+def _aggregate(plan: QueryPlan, key: ColumnRef) -> exp.Expression:
+    assert plan.aggregate is not None
+    if plan.aggregate == "count":
+        name = "count"
+        value: exp.Expression = exp.Count(this=exp.Distinct(expressions=[column(key)]))
+    else:
+        assert plan.measure is not None
+        name = f"{plan.aggregate}_{plan.measure.column}"
+        value = AGGREGATES[plan.aggregate](this=column(plan.measure))
+    return exp.Alias(this=value, alias=exp.to_identifier(name, quoted=True))
+
+
+def _order(plan: QueryPlan, outputs: list[exp.Expression]) -> exp.Ordered | None:
+    if plan.aggregate and (plan.group_table or plan.group_column):
+        if plan.limit or plan.descending:
+            alias = outputs[-1].alias
+            return exp.Ordered(this=exp.column(alias, quoted=True), desc=plan.descending)
+        return None
+    if plan.order_by:
+        return exp.Ordered(this=column(plan.order_by), desc=plan.descending)
+    return None

@@ -1,0 +1,275 @@
+"""Steps 3 and 4: choose the table the question is about, the tables its filters need, the
+shape (count, sum, group, top-N, order) and the join paths that connect them.
+
+When the words do not settle a choice (which date column "in 2025" means, what to group
+by) the step raises CannotAnswer with the reason instead of guessing.
+"""
+
+import re
+
+from registries.semantic_layer import SemanticLayer, Table
+from sqlagent.join_paths import NoJoinPath, plan_joins
+from sqlagent.plan import CannotAnswer, ColumnRef, Filter, QueryPlan
+from sqlagent.question_terms import QuestionTerms
+from sqlagent.resolution import Resolved
+from sqlagent.vocabulary import phrase, words
+
+NUMERIC = ("integer", "decimal")
+DATES = ("date", "datetime")
+AUDIT = {"createdAt", "updatedAt"}
+# Words that say which date a range applies to, by the stem a column name shares.
+_DATE_VERBS = {
+    "complet": "complet", "finish": "complet", "done": "complet", "hire": "hire",
+    "schedul": "schedul", "plann": "schedul", "issu": "issu", "invoic": "issu",
+    "expir": "expir", "perform": "perform", "log": "date", "work": "date", "paid": "paid",
+    "receiv": "paid", "certif": "certif", "incur": "incur", "answer": "answer",
+    "rais": "answer", "creat": "creat", "start": "start", "terminat": "terminat",
+}  # fmt: skip
+
+
+# Words a question may hold that change nothing in the SQL: question and helper words,
+# the shape's own words, and verbs that only link the things the question names.
+FILLER = frozenset(
+    """many much were was is are be been have has had doe do did there their our we us them
+    it its they all any currently still one as most least top often best worst average
+    number three five ten different distinct unique logged log done performed issued
+    received invoiced raised identified flagged used own hold carry produce appear book
+    led signed oversaw made make show give list name names count total sum each per
+    recent latest oldest newest earliest alphabetically order ordered sorted""".split()  # noqa: SIM905
+)
+
+
+def check_understood(terms: QuestionTerms, resolved: Resolved) -> None:
+    """Decline rather than drop a word or a shape the SQL would have to honour."""
+    question = terms.question.lower()
+    if terms.shape.ratio:
+        raise CannotAnswer("percentages and shares are not compiled without an LLM yet")
+    if re.search(r"\b(more|fewer|less) than\b|\bat (least|most)\b", question):
+        raise CannotAnswer("comparisons of counts or amounts are not compiled without an LLM yet")
+    unknown = [w for w in terms.unknown if w not in FILLER] + resolved.unresolved
+    if unknown:
+        listed = ", ".join(repr(w) for w in dict.fromkeys(unknown))
+        raise CannotAnswer(f"I do not know what {listed} means in this database")
+
+
+def select_tables(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer) -> QueryPlan:
+    check_understood(terms, resolved)
+    entities = [(pos, table) for pos, table, _ in sorted(resolved.entities)]
+    group_table, group_column = _group(terms, resolved, layer, entities)
+    anchor = _anchor(terms, resolved, entities, group_table)
+    plan = QueryPlan(anchor=anchor)
+    plan.require(anchor, "the rows the question is about")
+    plan.notes.extend(resolved.notes)
+    for _, table, why in resolved.entities:
+        plan.require(table, why)
+    for _, found in resolved.filters:
+        plan.filters.append(found)
+        plan.require(found.columns[0].table, found.reason)
+    plan.group_table, plan.group_column = group_table, group_column
+    if group_table:
+        plan.require(group_table, "grouped by")
+    _measure(plan, terms, resolved, layer)
+    if not plan.aggregate:
+        for _, ref in resolved.columns:
+            plan.columns.append(ref)
+            plan.require(ref.table, f"holds {ref}, which the question asks for")
+    _date_filter(plan, terms, layer)
+    _order(plan, terms, resolved, layer)
+    try:
+        plan.joins = plan_joins(layer, plan.tables)
+    except NoJoinPath as error:
+        raise CannotAnswer(str(error)) from error
+    for table, why in plan.joins.reasons.items():
+        plan.reasons.setdefault(table, why)
+    return plan
+
+
+def _anchor(
+    terms: QuestionTerms,
+    resolved: Resolved,
+    entities: list[tuple[int, str]],
+    group_table: str | None,
+) -> str:
+    shape = terms.shape
+    involved = sorted(entities + _filter_tables(resolved))
+    candidates = [table for _, table in involved if table != group_table]
+    # "Which customers have the most work orders": customers are the groups, work orders
+    # the rows counted.
+    if group_table and candidates:
+        return candidates[0]
+    if candidates:
+        return candidates[0]
+    if resolved.filters:
+        return sorted(resolved.filters, key=lambda f: f[0])[0][1].columns[0].table
+    if group_table:
+        return group_table
+    del shape
+    raise CannotAnswer("the question names nothing the warehouse holds")
+
+
+def _group(
+    terms: QuestionTerms,
+    resolved: Resolved,
+    layer: SemanticLayer,
+    entities: list[tuple[int, str]],
+) -> tuple[str | None, ColumnRef | None]:
+    shape = terms.shape
+    q = terms.question.lower()
+    superlative = re.match(r"^(which|what|who)\b", q) and re.search(
+        r"\b(most|least|highest|lowest|best|worst|fewest|top)\b", q
+    )
+    if shape.group_by:
+        target = _group_target(shape.group_by, layer, entities)
+        for _, name in entities:
+            named = phrase(name) == target or phrase(name).endswith(target)
+            if named and (len(entities) > 1 or shape.aggregate):
+                return name, None
+        for _, ref in resolved.columns:
+            if phrase(ref.column) == target:
+                return None, ref
+        for name in [t for _, t in entities]:
+            for column in layer.tables[name].columns:
+                if phrase(column) == target and not column.endswith("Id"):
+                    return None, ColumnRef(name, column)
+                if column.endswith("Id") and target in phrase(column[:-2]):
+                    referenced = _referenced(layer, name, column)
+                    if referenced:
+                        return referenced, None
+        raise CannotAnswer(f"cannot tell what to group by: {shape.group_by!r}")
+    involved = list(dict.fromkeys(t for _, t in sorted(entities + _filter_tables(resolved))))
+    if superlative and len(involved) >= 2:
+        return involved[0], None
+    return None, None
+
+
+def _filter_tables(resolved: Resolved) -> list[tuple[int, str]]:
+    return [(pos, f.columns[0].table) for pos, f in resolved.filters]
+
+
+def _group_target(words_after: str, layer: SemanticLayer, entities: list[tuple[int, str]]) -> str:
+    """The longest start of the words after "per"/"each" that names a table or column."""
+    tokens = phrase(words_after).split()
+    names = {phrase(t) for t in layer.tables} | {
+        phrase(c) for _, t in entities for c in layer.tables[t].columns
+    }
+    for n in range(len(tokens), 0, -1):
+        candidate = " ".join(tokens[:n])
+        if candidate in names:
+            return candidate
+    return " ".join(tokens)
+
+
+def _referenced(layer: SemanticLayer, table: str, column: str) -> str | None:
+    for rel in layer.relationships:
+        if rel.from_table == table and rel.from_column == column:
+            return rel.to_table
+    return None
+
+
+def _measure(
+    plan: QueryPlan, terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer
+) -> None:
+    shape = terms.shape
+    numeric = [
+        ref
+        for _, ref in resolved.columns
+        if layer.tables[ref.table].columns[ref.column].data_type in NUMERIC
+    ]
+    # "hours" may have been read as the work-time term: a numeric column of the anchor
+    # named by a question word is still the measure.
+    question_words = {t.norm for t in terms.tokens} - {"total", "sum", "average", "count", "number"}
+    for name in plan.tables:
+        for column in layer.tables[name].columns.values():
+            measurable = column.data_type in NUMERIC and not column.primary_key
+            if measurable and not column.name.endswith("Id"):  # noqa: SIM102
+                if " ".join(words(column.name)) in question_words:
+                    numeric.append(ColumnRef(name, column.name))
+    wants_amount = shape.aggregate in ("sum", "avg", "min", "max") or (
+        numeric
+        and re.search(r"\bhow (many|much) \w+ (were|was|did)\b|\bhours\b", terms.question.lower())
+    )
+    if wants_amount and numeric:
+        plan.aggregate = (
+            shape.aggregate if shape.aggregate in ("sum", "avg", "min", "max") else "sum"
+        )
+        plan.measure = numeric[0]
+        plan.require(numeric[0].table, f"holds {numeric[0]}")
+    elif shape.aggregate in ("sum", "avg", "min", "max"):
+        raise CannotAnswer(f"found nothing to {shape.aggregate} in the question")
+    elif shape.aggregate == "count" or plan.group_table or plan.group_column:
+        plan.aggregate = "count"
+
+
+def _date_filter(plan: QueryPlan, terms: QuestionTerms, layer: SemanticLayer) -> None:
+    found = terms.date_range
+    if found is None:
+        return
+    column = _date_column(plan, terms, layer)
+    if found.start:
+        plan.filters.append(Filter((column,), ">=", found.start, f"from {found.text!r}"))
+    if found.end:
+        plan.filters.append(Filter((column,), "<", found.end, f"until {found.text!r}"))
+    plan.notes.append(f"{found.text!r} -> {column} {found.describe()}")
+
+
+def _date_column(plan: QueryPlan, terms: QuestionTerms, layer: SemanticLayer) -> ColumnRef:
+    """The date a range applies to: the column whose name shares a stem with the question's
+    verbs ("completed" -> completedAt), else the table's own date, preferring the table the
+    rows are measured in and tables that record events."""
+    question = {t.norm for t in terms.tokens}
+    stems = {
+        stem for word in question for verb, stem in _DATE_VERBS.items() if word.startswith(verb)
+    }
+    candidates: list[tuple[float, int, ColumnRef]] = []
+    order = [plan.measure.table] if plan.measure else []
+    order += [t for t in plan.tables if t not in order and t != plan.group_table]
+    for rank, name in enumerate(order):
+        table = layer.tables[name]
+        for column in table.columns.values():
+            if column.data_type not in DATES or column.name in AUDIT:
+                continue
+            lowered = column.name.lower()
+            if "birth" in lowered and not question & {"born", "birth", "birthday"}:
+                continue
+            score = 3.0 * sum(1 for stem in stems if stem in lowered and stem != "date")
+            score += 1.0 if lowered in ("date", f"{name.lower()}date") else 0.0
+            score += 0.5 if table.role == "instance" else 0.0
+            score -= 0.5 * rank
+            candidates.append((score, -len(candidates), ColumnRef(name, column.name)))
+    if not candidates:
+        raise CannotAnswer("none of the tables involved has a date for the range")
+    candidates.sort(reverse=True)
+    return candidates[0][2]
+
+
+def _label_columns(table: Table) -> tuple[str, ...]:
+    if table.label_columns:
+        return table.label_columns
+    return tuple(c for c in table.columns if c.lower() in ("name", "title", "code")) or ("id",)
+
+
+def _order(plan: QueryPlan, terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer) -> None:
+    shape = terms.shape
+    q = terms.question.lower()
+    if plan.aggregate and (plan.group_table or plan.group_column):
+        if shape.descending is not None or shape.top_n:
+            plan.descending = shape.descending is not False
+            plan.limit = shape.top_n or (1 if re.search(r"\b(most|least)\b", q) else None)
+        return
+    if plan.aggregate:
+        return
+    if re.search(r"\b(oldest|earliest|newest|latest|most recent)\b", q):
+        plan.descending = bool(re.search(r"\b(newest|latest|most recent)\b", q))
+        table = layer.tables[plan.anchor]
+        dated = [c for c in table.columns.values() if c.data_type in DATES and c.name not in AUDIT]
+        years = [c for c in table.columns.values() if "year" in c.name.lower()]
+        if not (years or dated):
+            raise CannotAnswer("cannot tell what makes one row older than another")
+        plan.order_by = ColumnRef(plan.anchor, (years or dated)[0].name)
+        plan.limit = shape.top_n or 1
+        return
+    if shape.alphabetical:
+        plan.order_by = ColumnRef(plan.anchor, _label_columns(layer.tables[plan.anchor])[0])
+    if shape.top_n:
+        plan.limit = shape.top_n
+    del resolved

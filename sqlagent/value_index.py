@@ -1,0 +1,104 @@
+"""The values a question can name: small enumerations ("completed", "Overtime"), the labels
+of small tables ("Denver", "Westgate Power Group") and the shapes of codes ("WO-001234").
+
+Read from the warehouse once per semantic-layer version and kept in the cache (Redis), so
+every process shares it. The values stay inside Switchboard: they are matched against
+questions here and never put in an LLM prompt.
+"""
+
+import logging
+import re
+from dataclasses import dataclass
+
+from django.core.cache import cache
+
+from registries.semantic_layer import SemanticLayer
+from sqlagent.warehouse.urls import WarehouseUrl
+
+log = logging.getLogger(__name__)
+
+ENUM_LIMIT = 60  # distinct values for a column to count as an enumeration
+LABEL_LIMIT = 3000  # distinct labels of a table worth knowing by name
+CODE = re.compile(r"^[A-Z]{1,4}-?\d{2,}$")
+# Names people ask by belong to things, not to side records (signatures, attachments).
+NAMED_ROLES = frozenset({None, "instance", "reference", "template", "bridge"})
+FREE_TEXT = re.compile(r"(description|note|comment|answer|fileName|text|body|message)", re.I)
+CACHE_SECONDS = 7 * 24 * 3600
+
+
+@dataclass(frozen=True)
+class ValueIndex:
+    values: tuple[tuple[str, str, str], ...]  # (table, column, value)
+    codes: tuple[tuple[str, str, str], ...]  # (table, column, regex of the code's shape)
+
+    def code_columns(self, code: str) -> list[tuple[str, str]]:
+        return [(t, c) for t, c, pattern in self.codes if re.fullmatch(pattern, code)]
+
+
+def _shape(sample: str) -> str:
+    """WO-001234 -> ^WO-\\d{6}$"""
+    return "".join(
+        rf"\d{{{len(part)}}}" if part.isdigit() else re.escape(part)
+        for part in re.findall(r"\d+|\D+", sample)
+    )
+
+
+def _quote(name: str, engine: str) -> str:
+    return f'"{name}"' if engine == "postgres" else f"`{name}`"
+
+
+def build_value_index(layer: SemanticLayer, url: str, *, agent: bool) -> ValueIndex:
+    from sqlagent.execution import _open
+    from sqlagent.warehouse.engines import Scope
+
+    engine = WarehouseUrl.parse(url).engine
+    values: list[tuple[str, str, str]] = []
+    codes: list[tuple[str, str, str]] = []
+    conn = _open(url, agent=agent, scope=Scope())
+    try:
+        with conn.cursor() as cursor:
+            for name, table in layer.tables.items():
+                relation = _quote(table.secure_view or name, engine)
+                text = [
+                    c for c in table.columns.values() if c.data_type == "text" and not c.primary_key
+                ]
+                if not text:
+                    continue
+                counts = ", ".join(f"COUNT(DISTINCT {_quote(c.name, engine)})" for c in text)
+                cursor.execute(f"SELECT {counts} FROM {relation}")  # noqa: S608 - names from the schema
+                distinct = dict(zip((c.name for c in text), cursor.fetchone() or (), strict=False))
+                for column in text:
+                    n = distinct.get(column.name) or 0
+                    named = column.name in table.label_columns and table.role in NAMED_ROLES
+                    limit = LABEL_LIMIT if named else ENUM_LIMIT
+                    if FREE_TEXT.search(column.name) and not column.unique:
+                        continue
+                    if n == 0 or (n > limit and not column.unique):
+                        continue
+                    quoted = _quote(column.name, engine)
+                    if n > limit:  # a unique code column: remember the shape of its values
+                        cursor.execute(
+                            f"SELECT {quoted} FROM {relation} WHERE {quoted} IS NOT NULL LIMIT 1"  # noqa: S608
+                        )
+                        row = cursor.fetchone()
+                        if row and CODE.match(str(row[0])):
+                            codes.append((name, column.name, _shape(str(row[0]))))
+                        continue
+                    cursor.execute(
+                        f"SELECT DISTINCT {quoted} FROM {relation} WHERE {quoted} IS NOT NULL"  # noqa: S608
+                    )
+                    for (value,) in cursor.fetchall():
+                        if isinstance(value, str) and 0 < len(value) <= 80:
+                            values.append((name, column.name, value))
+    finally:
+        conn.close()
+    return ValueIndex(tuple(values), tuple(codes))
+
+
+def value_index(layer: SemanticLayer, url: str, *, agent: bool) -> ValueIndex:
+    key = f"sqlagent:values:{layer.data_source}:{layer.version}"
+    found = cache.get(key)
+    if found is None:
+        found = build_value_index(layer, url, agent=agent)
+        cache.set(key, found, CACHE_SECONDS)
+    return found

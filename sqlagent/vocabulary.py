@@ -1,0 +1,104 @@
+"""The words a question can use for the warehouse: domain terms and their synonyms, table
+and column names split into words ("workOrder" -> "work order"), and the values of small
+enumerations ("completed", "Crane"). Built once per semantic-layer snapshot.
+
+Words are compared in a normal form: lower case, singular, punctuation dropped, so that
+"Work Orders", "work-order" and "work order" meet.
+"""
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+
+from registries.semantic_layer import SemanticLayer, Term
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# Words whose trailing "s" is not a plural.
+_NOT_PLURAL = {"status", "address", "business", "gas", "bus", "yes", "is", "has", "was", "its",
+               "this", "series", "species"}  # fmt: skip
+_STOP = {"the", "a", "an", "of", "for", "to", "in", "on", "at", "and", "or", "with", "by",
+         "is", "are", "was", "were", "be", "do", "does", "did", "have", "has", "had", "there",
+         "what", "which", "who", "whom", "whose", "how", "many", "much", "list", "show", "me",
+         "give", "all", "our", "we", "their", "its", "that", "this", "these", "those"}  # fmt: skip
+
+
+def singular(word: str) -> str:
+    if len(word) <= 3 or word in _NOT_PLURAL or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "sses", "zes")):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """Normal-form words of a phrase or identifier."""
+    spaced = _CAMEL.sub(" ", text.replace("_", " "))
+    return [singular(w) for w in _WORD.findall(spaced.lower().replace("'s", ""))]
+
+
+def phrase(text: str) -> str:
+    return " ".join(words(text))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One thing a phrase can mean."""
+
+    kind: str  # term, table, column, value
+    table: str = ""
+    column: str = ""
+    value: str = ""
+    term: Term | None = None
+
+    @property
+    def priority(self) -> int:
+        # A curated term beats a table name beats an enumeration value beats a column name.
+        return {"term": 0, "table": 1, "value": 2, "column": 3}[self.kind]
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    entries: dict[str, tuple[Entry, ...]]  # normal-form phrase -> meanings
+    longest: int  # words in the longest phrase
+
+
+def _column_phrases(column: str) -> list[str]:
+    base = phrase(column)
+    if not base or base == "id":
+        return []
+    found = [base]
+    # Booleans read as adjectives: isActive -> "active", hasSignature -> "signature".
+    for prefix in ("is ", "has ", "requires "):
+        if base.startswith(prefix):
+            found.append(base[len(prefix) :])
+    return found
+
+
+@lru_cache(maxsize=16)
+def vocabulary(layer: SemanticLayer, values: tuple[tuple[str, str, str], ...] = ()) -> Vocabulary:
+    """`values`: (table, column, value) of enumeration values known to be in the data."""
+    entries: dict[str, list[Entry]] = defaultdict(list)
+    for term in layer.terms:
+        for text in (term.name, *term.synonyms):
+            if key := phrase(text):
+                entries[key].append(Entry("term", term=term))
+    for name, table in layer.tables.items():
+        entries[phrase(name)].append(Entry("table", table=name))
+        for column in table.columns:
+            if column.endswith("Id") or column in ("createdAt", "updatedAt"):
+                continue  # foreign keys speak through their tables; audit stamps are noise
+            for key in _column_phrases(column):
+                if key not in _STOP:
+                    entries[key].append(Entry("column", table=name, column=column))
+    for table_name, column, value in values:
+        key = phrase(value)
+        if key and key not in _STOP and not key.isdigit():
+            entries[key].append(Entry("value", table=table_name, column=column, value=value))
+    frozen = {key: tuple(sorted(found, key=lambda e: e.priority)) for key, found in entries.items()}
+    return Vocabulary(frozen, max((len(k.split()) for k in frozen), default=1))

@@ -1,0 +1,74 @@
+"""The deterministic planner and compiler on the demo warehouse's schema (no terms)."""
+
+from datetime import date
+
+import pytest
+
+from registries.semantic_layer import SemanticLayer
+from sqlagent.plan import CannotAnswer
+from sqlagent.question_terms import extract_terms
+from sqlagent.resolution import resolve
+from sqlagent.schema_view import executable_schema
+from sqlagent.secure_views import rewrite_secure_views
+from sqlagent.sql_compiler import compile_plan
+from sqlagent.table_selection import select_tables
+from sqlagent.validation import validate_sql
+from sqlagent.value_index import ValueIndex
+from sqlagent.vocabulary import vocabulary
+
+VALUES = ValueIndex(
+    values=(("workOrder", "status", "completed"), ("branch", "name", "Denver")),
+    codes=(("workOrder", "workOrderNumber", r"WO\-\d{6}"),),
+)
+
+
+def _sql(question: str, layer: SemanticLayer) -> str:
+    vocab = vocabulary(layer, VALUES.values)
+    terms = extract_terms(question, vocab, today=date(2026, 11, 21))
+    plan = select_tables(terms, resolve(terms, layer, VALUES), layer)
+    sql = rewrite_secure_views(compile_plan(plan, layer), layer).sql(dialect="mysql")
+    validate_sql(sql, layer=layer, schema=executable_schema(layer))
+    return sql
+
+
+def test_count_with_a_flag(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many employees are active?", warehouse_layer)
+    assert "COUNT(DISTINCT `employee`.`id`)" in sql
+    assert "`employee`.`isActive` = TRUE" in sql
+    assert "secure_employee" in sql
+
+
+def test_enumeration_value_and_date_range(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many work orders were completed in 2025?", warehouse_layer)
+    assert "`workOrder`.`status` = 'completed'" in sql
+    assert "`workOrder`.`completedAt` >= '2025-01-01'" in sql
+    assert "`workOrder`.`completedAt` < '2026-01-01'" in sql
+
+
+def test_a_code_identifies_its_row(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("Show work order WO-001234", warehouse_layer)
+    assert "`workOrder`.`workOrderNumber` = 'WO-001234'" in sql
+    assert "*" not in sql  # display columns, never SELECT *
+
+
+def test_group_by_a_table_counts_distinct_rows(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many employees are there in each branch?", warehouse_layer)
+    assert "GROUP BY `branch`.`id`" in sql
+    assert "COUNT(DISTINCT `employee`.`id`)" in sql
+
+
+@pytest.mark.parametrize(
+    ("question", "reason"),
+    [
+        ("What percentage of quotes were accepted?", "percentages"),
+        ("How many employees have left the company?", "'left'"),
+        ("How many customers have more than 40 work orders?", "comparisons"),
+        ("How many unicorns are there?", "'unicorn'"),
+    ],
+)
+def test_it_declines_rather_than_guess(
+    warehouse_layer: SemanticLayer, question: str, reason: str
+) -> None:
+    with pytest.raises(CannotAnswer) as error:
+        _sql(question, warehouse_layer)
+    assert reason in str(error.value)
