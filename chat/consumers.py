@@ -38,3 +38,8 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
 
     async def chat_pong(self, event: dict[str, Any]) -> None:
         await self.send_json({"event": "pong", "payload": event.get("payload")})
+
+    async def ingestion_progress(self, event: dict[str, Any]) -> None:
+        """An upload of this user's moved on: relayed for the progress bar."""
+        payload = {key: value for key, value in event.items() if key != "type"}
+        await self.send_json({"event": "ingestion_progress", **payload})

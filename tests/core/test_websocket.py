@@ -33,6 +33,12 @@ async def test_logged_in_user_round_trips_through_the_redis_layer(django_user_mo
     assert connected
     await communicator.send_json_to({"type": "ping", "payload": "marco"})
     assert await communicator.receive_json_from(timeout=5) == {"event": "pong", "payload": "marco"}
+    await get_channel_layer().group_send(
+        f"user.{user.pk}", {"type": "ingestion.progress", "job": 7, "done": 1, "total": 3}
+    )
+    progress = await communicator.receive_json_from(timeout=5)
+    assert progress["event"] == "ingestion_progress"
+    assert (progress["job"], progress["done"], progress["total"]) == (7, 1, 3)
     await communicator.send_json_to({"type": "nonsense"})
     assert (await communicator.receive_json_from(timeout=5))["event"] == "error"
     await communicator.disconnect()

@@ -1,0 +1,136 @@
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+
+class JobStatus(models.TextChoices):
+    QUEUED = "queued"
+    RUNNING = "running"
+    FINALIZING = "finalizing"
+    DONE = "done"
+    FAILED = "failed"  # every file failed
+
+
+class ItemStatus(models.TextChoices):
+    QUEUED = "queued"
+    PROCESSING = "processing"
+    DONE = "done"
+    SKIPPED = "skipped"  # unchanged since the last ingest
+    FAILED = "failed"
+
+
+TERMINAL = (ItemStatus.DONE, ItemStatus.SKIPPED, ItemStatus.FAILED)
+
+# How far along a file is at each stage, for the progress bar.
+STAGE_PROGRESS = {
+    "queued": 0.0,
+    "parsing": 0.05,
+    "embedding": 0.25,
+    "entities": 0.55,
+    "saving": 0.75,
+    "graph": 0.85,
+}
+
+
+class IngestionJob(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    collection = models.ForeignKey(
+        "ingestion.Collection", on_delete=models.CASCADE, related_name="jobs"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    status = models.CharField(max_length=20, choices=JobStatus.choices, default=JobStatus.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    similarity_edges = models.PositiveIntegerField(default=0)
+    section_types = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    # Who runs the final step ("host:pid"), so a restarted worker can tell a dead claim.
+    worker = models.CharField(max_length=200, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.collection} {self.created_at:%Y-%m-%d %H:%M} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (JobStatus.DONE, JobStatus.FAILED)
+
+    def progress(self) -> float:
+        """0..1 over the files, counting the stage a file in progress has reached."""
+        if self.is_finished:
+            return 1.0
+        if not self.total:
+            return 0.0
+        done = 0.0
+        for status, stage in self.items.values_list("status", "stage"):
+            done += 1.0 if status in TERMINAL else STAGE_PROGRESS.get(stage, 0.0)
+        # The final step (similarity edges, section types) is the last few percent.
+        return round(min(done / self.total, 1.0) * 0.95, 4)
+
+    def counts(self) -> dict[str, Any]:
+        by_status = dict(self.items.values_list("status").annotate(n=models.Count("id")).order_by())
+        totals = self.items.aggregate(
+            chunks=models.Sum("chunk_count"),
+            sections=models.Sum("section_count"),
+            entities=models.Sum("entity_count"),
+            edges=models.Sum("edge_count"),
+            images=models.Sum("image_count"),
+        )
+        return {
+            **{status: by_status.get(status, 0) for status in ItemStatus.values},
+            **{key: value or 0 for key, value in totals.items()},
+            "similarity_edges": self.similarity_edges,
+            "section_types": self.section_types,
+        }
+
+
+class JobItem(models.Model):
+    """One file of a job: where it is, what it produced, how long each stage took."""
+
+    job = models.ForeignKey(IngestionJob, on_delete=models.CASCADE, related_name="items")
+    document = models.ForeignKey(
+        "ingestion.Document", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    file_name = models.CharField(max_length=255)
+    file_path = models.CharField(max_length=1000)
+    directory_name = models.CharField(max_length=255, blank=True)
+    # The copy in storage the worker reads; it becomes the document's file on success.
+    staged_file = models.CharField(max_length=500, blank=True)
+    # The original's folder on this machine, when it came from one: pictures that Markdown
+    # and HTML refer to by relative path are read from there.
+    origin_dir = models.CharField(max_length=1000, blank=True)
+    content_hash = models.CharField(max_length=64, blank=True)
+    size = models.PositiveBigIntegerField(default=0)
+    status = models.CharField(max_length=20, choices=ItemStatus.choices, default=ItemStatus.QUEUED)
+    stage = models.CharField(max_length=20, default="queued")
+    chunk_count = models.PositiveIntegerField(default=0)
+    section_count = models.PositiveIntegerField(default=0)
+    entity_count = models.PositiveIntegerField(default=0)
+    edge_count = models.PositiveIntegerField(default=0)  # graph relationships written
+    image_count = models.PositiveIntegerField(default=0)
+    timings = models.JSONField(default=dict, blank=True)  # seconds per stage
+    error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    worker = models.CharField(max_length=200, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["job", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.file_path} ({self.status})"
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.status in TERMINAL

@@ -1,0 +1,172 @@
+"""Section types: sections of all documents clustered by what their heading says and what
+they hold, so that "Skills", "Technical Expertise" and "Core Competencies" share a type."""
+
+from collections import Counter, defaultdict
+
+import numpy as np
+from django.conf import settings
+from django.db import connection, transaction
+
+from core.providers import graph
+
+from . import cypher, sql
+from .chunking import normalize_name
+from .models import Chunk, EntityMention, Section, SectionType
+
+# Shares of the similarity: the heading's words, the text's meaning, and what the text
+# holds. The heading keeps two "Experience" sections together however different the jobs;
+# the other two pull "Core Competencies" (a list of tools) towards "Skills".
+WEIGHTS = (0.45, 0.2, 0.35)
+PROFILE_KINDS = {
+    "Technology": 0,
+    "Skill": 0,
+    "Organization": 1,
+    "Person": 2,
+    "Location": 3,
+    "Certification": 4,
+    "": 5,
+}
+
+
+def _unit(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms == 0, 1.0, norms)
+
+
+def _profiles(sections: list[Section]) -> np.ndarray:
+    """What a section holds: mentions per entity kind, and the rest of its words (damped),
+    so that a list of technologies reads as skills whatever its heading says."""
+    profile = np.zeros((len(sections), len(PROFILE_KINDS) + 1), dtype=np.float32)
+    spans = _subtrees(sections)
+    entity_words = np.zeros(len(sections), dtype=np.float32)
+    mentions = EntityMention.objects.filter(document__in=list(spans)).values_list(
+        "document_id", "chunk__index", "entity__type", "surface"
+    )
+    for document_id, chunk_index, kind, surface in mentions:
+        for row in spans[document_id].get(chunk_index, ()):
+            profile[row, PROFILE_KINDS.get(kind, len(PROFILE_KINDS) - 1)] += 1
+            entity_words[row] += len(surface.split())
+    for document_id, chunk_index, text in Chunk.objects.filter(
+        document__in=list(spans)
+    ).values_list("document_id", "index", "text"):
+        for row in spans[document_id].get(chunk_index, ()):
+            profile[row, -1] += len(text.split()) / 4
+    profile[:, -1] = np.maximum(profile[:, -1] - entity_words / 4, 0)
+    return profile
+
+
+def _subtrees(sections: list[Section]) -> dict[object, dict[int, list[int]]]:
+    """Per document, chunk index -> rows of the sections whose subtree holds that chunk: a
+    heading whose text sits in its subsections ("Work Experience") is known by them."""
+    spans: dict[object, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for row, section in enumerate(sections):
+        if section.start_chunk_index is None or section.end_chunk_index is None:
+            continue
+        for chunk_index in range(section.start_chunk_index, section.end_chunk_index + 1):
+            spans[section.document_id][chunk_index].append(row)
+    return spans
+
+
+def section_features(sections: list[Section]) -> np.ndarray:
+    names = _unit(np.array([s.embedding for s in sections], dtype=np.float32))
+    spans = _subtrees(sections)
+    sums = np.zeros_like(names)
+    counts = np.zeros(len(sections), dtype=np.float32)
+    for document_id, chunk_index, embedding in Chunk.objects.filter(
+        document__in=list(spans)
+    ).values_list("document_id", "index", "embedding"):
+        for row in spans[document_id].get(chunk_index, ()):
+            sums[row] += np.asarray(embedding, dtype=np.float32)
+            counts[row] += 1
+    mean = _unit(np.where(counts[:, None] > 0, sums, names))
+    profiles = _profiles(sections)
+    empty = profiles.sum(axis=1) == 0
+    profiles = _unit(profiles)
+    # A heading with no text of its own (a résumé's name above its sections) is known by
+    # its name alone.
+    weights = np.where(empty[:, None], [1.0, 0.0, 0.0], WEIGHTS)
+    return np.hstack(
+        [
+            np.sqrt(weights[:, :1]) * names,
+            np.sqrt(weights[:, 1:2]) * mean,
+            np.sqrt(weights[:, 2:]) * profiles,
+        ]
+    )
+
+
+def cluster(features: np.ndarray, distance: float) -> list[int]:
+    if len(features) < 2:
+        return [0] * len(features)
+    from sklearn.cluster import AgglomerativeClustering
+
+    model = AgglomerativeClustering(
+        n_clusters=None, metric="cosine", linkage="average", distance_threshold=distance
+    )
+    return [int(label) for label in model.fit_predict(features)]
+
+
+def refresh_section_types() -> int:
+    """Recompute every SectionType and INSTANCE_OF edge; returns the number of types."""
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(sql.SECTION_TYPES_LOCK)
+        sections = list(Section.objects.order_by("document_id", "position"))
+        old_keys = set(SectionType.objects.values_list("key", flat=True))
+        labels = (
+            cluster(section_features(sections), settings.INGESTION_SECTION_TYPE_DISTANCE)
+            if sections
+            else []
+        )
+        members: dict[int, list[Section]] = defaultdict(list)
+        for section, label in zip(sections, labels, strict=True):
+            members[label].append(section)
+
+        namespace = settings.INGESTION_GRAPH_NAMESPACE
+        types: dict[str, tuple[SectionType, list[Section]]] = {}
+        for group in members.values():
+            names = Counter(s.name for s in group)
+            canonical = sorted(names, key=lambda n: (-names[n], len(n), n))[0]
+            base = f"{namespace}section_type:{normalize_name(canonical) or 'untitled'}"
+            key, n = base, 2
+            while key in types:
+                key, n = f"{base}_{n}", n + 1
+            centroid = _unit(
+                np.array([s.embedding for s in group], dtype=np.float32).mean(axis=0, keepdims=True)
+            )[0]
+            section_type, _ = SectionType.objects.update_or_create(
+                key=key,
+                defaults={
+                    "canonical_name": canonical,
+                    "normalized_name": normalize_name(canonical),
+                    "variants": [name for name, _ in names.most_common()],
+                    "member_count": len(group),
+                    "centroid": centroid.tolist(),
+                },
+            )
+            types[key] = (section_type, group)
+            Section.objects.filter(pk__in=[s.pk for s in group]).update(section_type=section_type)
+        stale = sorted(old_keys - set(types))
+        SectionType.objects.filter(key__in=stale).delete()
+
+        section_ids = [str(s.pk) for s in sections]
+        for start in range(0, len(section_ids), 1000):
+            graph.run_write(cypher.UNLINK_SECTION_TYPES, ids=section_ids[start : start + 1000])
+        if stale:
+            graph.run_write(cypher.DELETE_SECTION_TYPES, ids=stale)
+        rows = [
+            {
+                "id": key,
+                "canonical_name": t.canonical_name,
+                "normalized_name": t.normalized_name,
+                "common_variants": list(t.variants),
+                "member_count": t.member_count,
+                "centroid": [float(x) for x in t.centroid],
+            }
+            for key, (t, _) in types.items()
+        ]
+        if rows:
+            graph.run_write(cypher.MERGE_SECTION_TYPES, rows=rows)
+        pairs = [{"section": str(s.pk), "type": key} for key, (_, g) in types.items() for s in g]
+        for start in range(0, len(pairs), 1000):
+            graph.run_write(cypher.LINK_SECTION_TYPES, pairs=pairs[start : start + 1000])
+        return len(types)

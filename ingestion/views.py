@@ -1,0 +1,109 @@
+from typing import Any
+
+from django.db import transaction
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .documents import delete_document
+from .jobs import Source, create_job, enqueue
+from .models import Collection, Document, IngestionJob
+from .serializers import (
+    CollectionSerializer,
+    DocumentSerializer,
+    JobSerializer,
+    UploadSerializer,
+)
+
+
+class CollectionList(generics.ListAPIView[Collection]):
+    serializer_class = CollectionSerializer
+
+    def get_queryset(self) -> QuerySet[Collection]:
+        return Collection.objects.readable_by(self.request.user)
+
+
+class UploadView(APIView):
+    """Files into a collection the user may write to (a new name creates one they own)."""
+
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(request=UploadSerializer, responses={202: JobSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = UploadSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        with transaction.atomic():
+            collection = Collection.objects.filter(name=data["collection"]).first()
+            if collection is None:
+                collection = Collection.objects.create(
+                    name=data["collection"], owner_id=request.user.pk
+                )
+            elif not collection.is_writable_by(request.user):
+                raise PermissionDenied("you may not add documents to this collection")
+            paths = data.get("paths") or [f.name for f in data["files"]]
+            sources = [
+                Source(path=path, read=upload.read, size=upload.size)
+                for path, upload in zip(paths, data["files"], strict=True)
+            ]
+            job = create_job(collection=collection, sources=sources, user=request.user)
+            enqueue(job)
+        return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+class JobList(generics.ListAPIView[IngestionJob]):
+    serializer_class = JobSerializer
+
+    def get_queryset(self) -> QuerySet[IngestionJob]:
+        return IngestionJob.objects.filter(created_by_id=self.request.user.pk).prefetch_related(
+            "items"
+        )
+
+
+class JobDetail(generics.RetrieveAPIView[IngestionJob]):
+    """Poll this for a progress bar; the same payload is pushed to the user's channel group."""
+
+    serializer_class = JobSerializer
+
+    def get_queryset(self) -> QuerySet[IngestionJob]:
+        readable = Collection.objects.readable_by(self.request.user)
+        return IngestionJob.objects.filter(collection__in=readable).prefetch_related("items")
+
+
+class DocumentList(generics.ListAPIView[Document]):
+    serializer_class = DocumentSerializer
+
+    def get_queryset(self) -> QuerySet[Document]:
+        documents = Document.objects.filter(
+            collection__in=Collection.objects.readable_by(self.request.user)
+        )
+        collection = self.request.query_params.get("collection")
+        if collection:
+            documents = (
+                documents.filter(collection_id=collection)
+                if collection.isdigit()
+                else (documents.filter(collection__name=collection))
+            )
+        return documents.order_by("collection_id", "file_path")
+
+
+class DocumentDetail(generics.RetrieveDestroyAPIView[Document]):
+    serializer_class = DocumentSerializer
+
+    def get_queryset(self) -> QuerySet[Document]:
+        return Document.objects.filter(
+            collection__in=Collection.objects.readable_by(self.request.user)
+        )
+
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        document = get_object_or_404(self.get_queryset(), pk=kwargs["pk"])
+        if not document.collection.is_writable_by(request.user):
+            raise PermissionDenied("you may not delete documents of this collection")
+        delete_document(document)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,143 @@
+"""Upload through the API, processed by a real Celery worker, followed by polling and by
+the progress events on the user's channel group."""
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.files.uploadedfile import SimpleUploadedFile
+from rest_framework.test import APIClient
+
+from core.providers import graph
+from ingestion.models import Collection, Document
+
+from . import samples
+from .helpers import count
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("cleanup_documents")]
+
+
+def client_for(user: Any) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def wait_for_job(client: APIClient, job_id: str, timeout: float = 180) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = client.get(f"/api/ingestion/jobs/{job_id}/").json()
+        if job["status"] in ("done", "failed"):
+            return job
+        time.sleep(0.5)
+    raise AssertionError(f"job {job_id} did not finish: {job}")
+
+
+def drain(channel: str, until_status: str = "done", timeout: float = 10) -> list[dict[str, Any]]:
+    layer = get_channel_layer()
+    assert layer is not None
+
+    async def collect() -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = []
+        while True:
+            try:
+                event = await asyncio.wait_for(layer.receive(channel), timeout)
+            except TimeoutError:
+                return events
+            events.append(event)
+            if event.get("status") == until_status and "item" not in event:
+                return events
+
+    return async_to_sync(collect)()
+
+
+def test_upload_poll_list_and_delete(celery_worker: str, django_user_model: Any) -> None:
+    user = django_user_model.objects.create_user("uploader", password="pw-123456")
+    client = client_for(user)
+    layer = get_channel_layer()
+    assert layer is not None
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(f"user.{user.pk}", channel)
+
+    response = client.post(
+        "/api/ingestion/uploads/",
+        {
+            "collection": "team-docs",
+            "files": [
+                SimpleUploadedFile("alexis.md", samples.ALEXIS_MD.encode()),
+                SimpleUploadedFile("manual.pdf", samples.pdf_manual()),
+                SimpleUploadedFile("broken.pdf", b"%PDF-1.4 nothing here"),
+            ],
+            "paths": ["resumes/alexis.md", "manual/manual.pdf", "manual/broken.pdf"],
+        },
+        format="multipart",
+    )
+    assert response.status_code == 202, response.content
+    job = wait_for_job(client, response.json()["id"])
+
+    assert job["status"] == "done" and job["progress"] == 1.0
+    items = {item["file_path"]: item for item in job["items"]}
+    assert items["resumes/alexis.md"]["status"] == "done"
+    assert items["resumes/alexis.md"]["chunk_count"] > 0
+    assert set(items["resumes/alexis.md"]["timings"]) >= {"parsing", "embedding", "graph"}
+    assert items["manual/broken.pdf"]["status"] == "failed"
+    assert "corrupt or unreadable PDF" in items["manual/broken.pdf"]["error"]
+    assert job["counts"]["done"] == 2 and job["counts"]["failed"] == 1
+
+    events = drain(channel)
+    assert {e["type"] for e in events} == {"ingestion.progress"}
+    assert events[-1]["status"] == "done" and events[-1]["job"] == job["id"]
+    stages = {e["item"]["stage"] for e in events if "item" in e}
+    assert {"parsing", "embedding", "graph", "done", "failed"} <= stages
+    progress = [e["progress"] for e in events]
+    assert progress == sorted(progress)
+
+    collection = Collection.objects.get(name="team-docs")
+    assert collection.owner == user
+    listed = client.get("/api/ingestion/documents/", {"collection": "team-docs"}).json()
+    assert sorted(d["file_path"] for d in listed["results"]) == [
+        "manual/manual.pdf",
+        "resumes/alexis.md",
+    ]
+    pdf = next(d for d in listed["results"] if d["file_path"] == "manual/manual.pdf")
+    assert pdf["directory_name"] == "manual" and pdf["page_count"] == 2
+
+    stranger_user = django_user_model.objects.create_user("stranger", password="pw-123456")
+    stranger = client_for(stranger_user)
+    assert stranger.get("/api/ingestion/documents/").json()["results"] == []
+    assert stranger.get(f"/api/ingestion/jobs/{job['id']}/").status_code == 404
+    refused = stranger.post(
+        "/api/ingestion/uploads/",
+        {"collection": "team-docs", "files": [SimpleUploadedFile("x.md", b"# X\n\ntext")]},
+        format="multipart",
+    )
+    assert refused.status_code == 403
+    collection.readers.add(stranger_user)
+    assert len(stranger.get("/api/ingestion/documents/").json()["results"]) == 2
+    assert stranger.delete(f"/api/ingestion/documents/{pdf['id']}/").status_code == 403
+
+    assert client.delete(f"/api/ingestion/documents/{pdf['id']}/").status_code == 204
+    assert not Document.objects.filter(pk=pdf["id"]).exists()
+    assert count("MATCH (c:Chunk {document_id: $id}) RETURN count(c) AS n", id=pdf["id"]) == 0
+    assert graph.run_read("MATCH (d:Document {id: $id}) RETURN d", id=pdf["id"]) == []
+
+
+def test_upload_requires_login_and_files() -> None:
+    assert APIClient().post("/api/ingestion/uploads/", {}).status_code == 401
+
+
+def test_upload_rejects_paths_outside_the_collection(django_user_model: Any) -> None:
+    client = client_for(django_user_model.objects.create_user("u2", password="pw-123456"))
+    response = client.post(
+        "/api/ingestion/uploads/",
+        {
+            "collection": "c",
+            "files": [SimpleUploadedFile("a.md", b"# A\n\nx")],
+            "paths": ["../../etc/a.md"],
+        },
+        format="multipart",
+    )
+    assert response.status_code == 400
