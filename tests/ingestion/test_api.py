@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import DEFAULT_CHANNEL_LAYER, BaseChannelLayer, channel_layers
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
@@ -36,9 +36,15 @@ def wait_for_job(client: APIClient, job_id: str, timeout: float = 180) -> dict[s
     raise AssertionError(f"job {job_id} did not finish: {job}")
 
 
-def drain(channel: str, until_status: str = "done", timeout: float = 10) -> list[dict[str, Any]]:
-    layer = get_channel_layer()
-    assert layer is not None
+def private_layer() -> BaseChannelLayer:
+    # The shared layer may already be bound to another test's event loop; receiving needs
+    # an instance of its own (it still talks to the same Redis as the worker).
+    return channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+
+
+def drain(
+    layer: BaseChannelLayer, channel: str, until_status: str = "done", timeout: float = 10
+) -> list[dict[str, Any]]:
 
     async def collect() -> list[dict[str, Any]]:
         events: list[dict[str, Any]] = []
@@ -57,8 +63,7 @@ def drain(channel: str, until_status: str = "done", timeout: float = 10) -> list
 def test_upload_poll_list_and_delete(celery_worker: str, django_user_model: Any) -> None:
     user = django_user_model.objects.create_user("uploader", password="pw-123456")
     client = client_for(user)
-    layer = get_channel_layer()
-    assert layer is not None
+    layer = private_layer()
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(f"user.{user.pk}", channel)
 
@@ -87,7 +92,7 @@ def test_upload_poll_list_and_delete(celery_worker: str, django_user_model: Any)
     assert "corrupt or unreadable PDF" in items["manual/broken.pdf"]["error"]
     assert job["counts"]["done"] == 2 and job["counts"]["failed"] == 1
 
-    events = drain(channel)
+    events = drain(layer, channel)
     assert {e["type"] for e in events} == {"ingestion.progress"}
     assert events[-1]["status"] == "done" and events[-1]["job"] == job["id"]
     stages = {e["item"]["stage"] for e in events if "item" in e}
