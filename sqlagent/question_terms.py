@@ -91,7 +91,7 @@ def extract_terms(question: str, vocab: Vocabulary, *, today: date) -> QuestionT
     in_date = _date_token_indexes(tokens, question, date_range)
     quoted = tuple(t.text for t in tokens if t.norm == t.text.lower() and " " in t.text)
     codes = tuple(t.text for t in tokens if _CODE.match(t.text))
-    names = _proper_names(tokens, in_date, codes)
+    names = _proper_names(question, tokens, in_date, codes)
     named = {i for _, end, length in names for i in range(end - length, end)}
     mentions = _mentions(tokens, vocab, skip=in_date | named)
     covered = {i for m in mentions for i in range(m.position, m.position + m.length)}
@@ -127,7 +127,7 @@ def _date_token_indexes(tokens: list[Token], question: str, found: DateRange | N
 
 
 def _proper_names(
-    tokens: list[Token], skip: set[int], codes: tuple[str, ...]
+    question: str, tokens: list[Token], skip: set[int], codes: tuple[str, ...]
 ) -> list[tuple[str, int, int]]:
     """Runs of capitalised words that are not the question's first word: (text, end, length)."""
     names: list[tuple[str, int, int]] = []
@@ -135,11 +135,10 @@ def _proper_names(
     while i < len(tokens):
         t = tokens[i]
         capital = t.text[:1].isupper() and i not in skip and t.text not in codes
-        if (
-            not capital
-            or (i == 0 and t.norm in _QUESTION_WORDS)
-            or (t.text.isupper() and len(t.text) <= 2)
-        ):
+        # Each sentence's first word is capitalised anyway ("Show the top 5.").
+        opening = i == 0 or question[: t.start].rstrip().endswith((".", "?", "!"))
+        short_caps = t.text.isupper() and len(t.text) <= 2
+        if not capital or (opening and t.norm in _QUESTION_WORDS) or short_caps:
             i += 1
             continue
         j = i + 1
@@ -156,8 +155,8 @@ def _proper_names(
             )
         ):
             j += 1
-        if i == 0 and j == 1:
-            i = 1  # one capitalised first word is just the start of the sentence
+        if opening and j == i + 1:
+            i = j  # one capitalised first word is just the start of the sentence
             continue
         names.append((" ".join(tok.text for tok in tokens[i:j]), j, j - i))
         i = j

@@ -6,6 +6,7 @@ every process shares it. The values stay inside Switchboard: they are matched ag
 questions here and never put in an LLM prompt.
 """
 
+import hashlib
 import logging
 import re
 from dataclasses import dataclass
@@ -96,7 +97,9 @@ def build_value_index(layer: SemanticLayer, url: str, *, agent: bool) -> ValueIn
 
 
 def value_index(layer: SemanticLayer, url: str, *, agent: bool) -> ValueIndex:
-    key = f"sqlagent:values:{layer.data_source}:{layer.version}"
+    # The URL is part of the key: two databases may carry a data source of one name.
+    where = hashlib.sha256(url.encode()).hexdigest()[:12]
+    key = f"sqlagent:values:{layer.data_source}:{layer.version}:{where}"
     found = cache.get(key)
     if found is None:
         found = build_value_index(layer, url, agent=agent)
