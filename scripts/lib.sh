@@ -52,6 +52,9 @@ ensure_system_services() {
 quiet_pip() { pip -q "$@" 2> >(grep -v "^WARNING: Location" >&2); }
 
 ensure_venv() {
+  if [ ! -x .venv/bin/python ] && ! "$PYTHON" -c "import ensurepip, venv" 2>/dev/null; then
+    apt_install python3-venv  # Debian ships venv's pip bootstrap separately
+  fi
   if [ ! -x .venv/bin/python ]; then
     say "creating .venv"
     "$PYTHON" -m venv .venv
