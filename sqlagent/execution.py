@@ -42,7 +42,8 @@ def with_row_limit(statement: exp.Expression, max_rows: int) -> exp.Expression:
     return statement.limit(max_rows + 1)
 
 
-def _open(url: str, *, agent: bool, scope: Scope) -> Any:
+def open_connection(url: str, *, agent: bool, scope: Scope) -> Any:
+    """The agent's login with key and scope, or a read-only session on another source."""
     if agent:
         return connect_agent(
             url,
@@ -85,7 +86,7 @@ def execute_read(
     timeout_ms = settings.SQL_STATEMENT_TIMEOUT_MS if timeout_ms is None else timeout_ms
     engine = WarehouseUrl.parse(url).engine
     started = time.perf_counter()
-    conn = _open(url, agent=agent, scope=scope or Scope())
+    conn = open_connection(url, agent=agent, scope=scope or Scope())
     try:
         with conn.cursor() as cursor:
             _set_timeout(cursor, engine, timeout_ms)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from django.core.cache import cache
 
 from registries.semantic_layer import SemanticLayer
+from sqlagent.execution import open_connection
+from sqlagent.warehouse.engines import Scope
 from sqlagent.warehouse.urls import WarehouseUrl
 
 log = logging.getLogger(__name__)
@@ -49,13 +51,10 @@ def _quote(name: str, engine: str) -> str:
 
 
 def build_value_index(layer: SemanticLayer, url: str, *, agent: bool) -> ValueIndex:
-    from sqlagent.execution import _open
-    from sqlagent.warehouse.engines import Scope
-
     engine = WarehouseUrl.parse(url).engine
     values: list[tuple[str, str, str]] = []
     codes: list[tuple[str, str, str]] = []
-    conn = _open(url, agent=agent, scope=Scope())
+    conn = open_connection(url, agent=agent, scope=Scope())
     try:
         with conn.cursor() as cursor:
             for name, table in layer.tables.items():
