@@ -245,6 +245,42 @@ INGESTION_STALE_SECONDS = env.int("INGESTION_STALE_SECONDS", default=900)
 INGESTION_GRAPH_NAMESPACE = env.str("INGESTION_GRAPH_NAMESPACE", default="")
 
 # retrieval
+# (search: hybrid search, expansion, re-ranking, traces, evaluation)
+# Defaults of graphrag_search (the API takes each per request).
+RETRIEVAL_TOP_K = env.int("RETRIEVAL_TOP_K", default=10)
+# Cosine floor for vector hits and for following SEMANTICALLY_SIMILAR edges; the best
+# RETRIEVAL_TOP_K vector hits are kept even under it (a fixed floor depends on the model).
+RETRIEVAL_SIMILARITY_THRESHOLD = env.float("RETRIEVAL_SIMILARITY_THRESHOLD", default=0.7)
+RETRIEVAL_KEYWORD_BOOST = env.float("RETRIEVAL_KEYWORD_BOOST", default=0.3)
+RETRIEVAL_MAX_HOPS = env.int("RETRIEVAL_MAX_HOPS", default=1)
+RETRIEVAL_SEMANTIC_EXPANSION_LIMIT = env.int("RETRIEVAL_SEMANTIC_EXPANSION_LIMIT", default=100)
+RETRIEVAL_HIERARCHICAL_EXPANSION_LIMIT = env.int(
+    "RETRIEVAL_HIERARCHICAL_EXPANSION_LIMIT", default=50
+)
+# Chunks reached through an entity both chunks mention; entities mentioned in more readable
+# chunks than RETRIEVAL_ENTITY_MAX_DEGREE are too common to connect anything.
+RETRIEVAL_ENTITY_EXPANSION_LIMIT = env.int("RETRIEVAL_ENTITY_EXPANSION_LIMIT", default=50)
+RETRIEVAL_ENTITY_MAX_DEGREE = env.int("RETRIEVAL_ENTITY_MAX_DEGREE", default=25)
+# Candidates each first-stage search fetches, and how many of the best seeds are expanded.
+RETRIEVAL_FETCH_LIMIT = env.int("RETRIEVAL_FETCH_LIMIT", default=100)
+RETRIEVAL_EXPAND_SEEDS = env.int("RETRIEVAL_EXPAND_SEEDS", default=10)
+# "weighted" (the documented hybrid score) or "rrf" (reciprocal rank fusion).
+RETRIEVAL_FUSION = env.str("RETRIEVAL_FUSION", default="weighted")
+RETRIEVAL_PATH_WEIGHT = env.float("RETRIEVAL_PATH_WEIGHT", default=0.15)
+RETRIEVAL_PROXIMITY_WEIGHT = env.float("RETRIEVAL_PROXIMITY_WEIGHT", default=0.1)
+RETRIEVAL_RRF_K = env.int("RETRIEVAL_RRF_K", default=60)
+# HNSW candidate list size at query time (pgvector hnsw.ef_search).
+RETRIEVAL_HNSW_EF_SEARCH = env.int("RETRIEVAL_HNSW_EF_SEARCH", default=100)
+
+# (graph: query understanding, section routing, entity and knowledge-graph questions)
+# Section routing: sections whose name (or type) is at least this close to the attribute
+# phrase match; their chunks rank by weight x section + (1 - weight) x chunk similarity.
+RETRIEVAL_SECTION_THRESHOLD = env.float("RETRIEVAL_SECTION_THRESHOLD", default=0.5)
+RETRIEVAL_SECTION_WEIGHT = env.float("RETRIEVAL_SECTION_WEIGHT", default=0.6)
+# A section scores as its type's best-matching name times this ("Skills" ~ "Technical
+# Expertise"), and at most this many sections feed one routed question.
+RETRIEVAL_SECTION_TYPE_WEIGHT = env.float("RETRIEVAL_SECTION_TYPE_WEIGHT", default=0.9)
+RETRIEVAL_SECTION_MAX_SECTIONS = env.int("RETRIEVAL_SECTION_MAX_SECTIONS", default=50)
 
 # sqlagent (names follow the original SQL agent's settings)
 SQL_CONFIDENCE_THRESHOLD = env.float("SQL_CONFIDENCE_THRESHOLD", default=0.7)
@@ -268,6 +304,9 @@ SQL_SEND_VALUES_TO_LLM = env.bool("SQL_SEND_VALUES_TO_LLM", default=False)
 SQL_SAMPLE_ROWS = env.int("SQL_SAMPLE_ROWS", default=0)
 DOMAIN_EXTRACTION_ENABLED = env.bool("DOMAIN_EXTRACTION_ENABLED", default=True)
 MAX_QUERY_ROWS = env.int("MAX_QUERY_ROWS", default=100)
+SQL_MAX_QUESTION_CHARS = env.int("SQL_MAX_QUESTION_CHARS", default=2000)
+# Rows a person with no data scope sees: "all" (staff see every customer) or "none".
+SQL_DEFAULT_SCOPE = env.str("SQL_DEFAULT_SCOPE", default="all")
 
 # registries
 # The data source the SQL agent answers from when none is named (its URL: WAREHOUSE_URL).

@@ -6,14 +6,23 @@ is ignored, and row order counts only where the gold SQL orders.
 """
 
 import datetime
+import re
 from collections import Counter
 from collections.abc import Sequence
 from decimal import Decimal
 from itertools import permutations
 from typing import Any
 
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
+
 
 def normalise(value: Any) -> Any:
+    """One form for a value whichever way it travelled (driver, JSON, exact decimal text)."""
+    if isinstance(value, str) and _NUMBER.fullmatch(value):
+        value = Decimal(value)
+    elif isinstance(value, str) and _TIMESTAMP.match(value):
+        return value[:10] + "T" + value[11:19]
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, Decimal | float | int):

@@ -1,0 +1,290 @@
+"""The SQL agent: a question in, checked and safe SQL run, an answer out.
+
+Steps 1-4 plan (terms, resolution, tables and joins); step 5 writes the SQL (an LLM when
+one is configured, else the plan's compiler); 6-7 rewrite to secure views and validate;
+8 runs it in the asking person's scope; 9 corrects a failure a few times; 10 finalizes.
+A step that cannot proceed with confidence declines with its reason: no guess is run.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ImproperlyConfigured
+from django.utils import timezone
+from sqlglot import exp
+
+from core.providers.llm import llm_configured
+from registries.models import DataSource
+from registries.semantic_layer import SemanticLayer
+from registries.semantic_layer_loader import load_semantic_layer
+from sqlagent import correction, finalize, loosening
+from sqlagent.answer import Attempt, EventSink, SqlAnswer, StepClock, Turn
+from sqlagent.data_scope import scope_for
+from sqlagent.execution import ExecutionError, ExecutionResult, execute_read, with_row_limit
+from sqlagent.fan_out import guard_fan_out
+from sqlagent.plan import CannotAnswer, QueryPlan
+from sqlagent.question_terms import QuestionTerms, extract_terms
+from sqlagent.resolution import Resolved, resolve
+from sqlagent.schema_view import executable_schema
+from sqlagent.secure_views import rewrite_secure_views
+from sqlagent.sql_compiler import compile_plan
+from sqlagent.table_selection import select_tables
+from sqlagent.validation import SQLValidationError, validate_sql
+from sqlagent.value_index import value_index
+from sqlagent.vocabulary import vocabulary
+from sqlagent.warehouse.engines import Scope
+
+
+@dataclass(frozen=True)
+class Source:
+    """The database a question is asked of, and how the agent reaches it."""
+
+    layer: SemanticLayer
+    url: str
+    agent_login: bool  # the warehouse's read-only agent login, with key and row scope
+
+    @classmethod
+    def named(cls, name: str | None) -> "Source":
+        layer = load_semantic_layer(name)
+        url = DataSource.objects.get(name=layer.data_source).resolved_url()
+        secured = any(t.secure_view for t in layer.tables.values())
+        return cls(layer=layer, url=url, agent_login=secured)
+
+
+@dataclass
+class Planned:
+    terms: QuestionTerms
+    resolved: Resolved
+    plan: QueryPlan | None
+    declined: str = ""  # why the plan could not be made
+
+
+def ask(
+    question: str,
+    *,
+    user: AbstractBaseUser | AnonymousUser | None = None,
+    source: str | None = None,
+    history: Sequence[Turn] = (),
+    scope: Scope | None = None,
+    today: date | None = None,
+    on_event: EventSink | None = None,
+) -> SqlAnswer:
+    """Answer `question` from data source `source` (the default warehouse when None).
+
+    `scope` overrides the asking user's data scope (evaluation runs unscoped). Step events
+    go to `on_event` as they happen; they are also kept in the answer's trace.
+    """
+    question = " ".join(question.split())
+    answer = SqlAnswer(question=question)
+    clock = StepClock(answer, on_event)
+    if not question:
+        return _decline(answer, clock, "the question is empty")
+    if len(question) > settings.SQL_MAX_QUESTION_CHARS:
+        limit = settings.SQL_MAX_QUESTION_CHARS
+        return _decline(answer, clock, f"the question is longer than {limit} characters")
+    try:
+        with clock.step("source", source=source or settings.REGISTRIES_DEFAULT_DATA_SOURCE):
+            target = Source.named(source)
+    except (DataSource.DoesNotExist, ImproperlyConfigured) as error:
+        return _fail(answer, clock, str(error))
+    answer.dialect = target.layer.dialect
+    if target.agent_login:
+        scope = scope_for(user) if scope is None else scope
+    planned = _plan(question, target, clock, today or timezone.localdate())
+    answer.plan = planned.plan
+    use_llm = llm_configured()
+    if planned.plan is None and not use_llm:
+        return _decline(answer, clock, planned.declined)
+    if planned.plan is not None:
+        finalize.describe_tables(answer, planned.plan)
+    try:
+        statement = _generate(question, target, planned, history, answer, clock, use_llm)
+    except CannotAnswer as error:
+        return _decline(answer, clock, str(error))
+    except SQLValidationError as error:  # the LLM wrote something that is not one read
+        answer.reason = f"refused: {error}"
+        return finalize.failed(answer, clock)
+    result = _run_with_corrections(statement, target, planned, scope, answer, clock, use_llm)
+    if result is None:
+        return finalize.failed(answer, clock)
+    if not result.rows:
+        result = _loosen_once(question, target, planned, scope, answer, clock, use_llm) or result
+    return finalize.answered(answer, clock, result, target.layer)
+
+
+def _plan(question: str, target: Source, clock: StepClock, today: date) -> Planned:
+    layer = target.layer
+    with clock.step("terms") as out:
+        values = value_index(layer, target.url, agent=target.agent_login)
+        terms = extract_terms(question, vocabulary(layer, values.values), today=today)
+        out["mentions"] = [m.text for m in terms.mentions]
+        out["date_range"] = terms.date_range.describe() if terms.date_range else None
+    with clock.step("resolution") as out:
+        resolved = resolve(terms, layer, values)
+        out["notes"] = resolved.notes
+    try:
+        with clock.step("tables") as out:
+            plan = select_tables(terms, resolved, layer)
+            out["tables"] = plan.tables
+            out["joins"] = (
+                [finalize.join_text(step) for step in plan.joins.joins] if plan.joins else []
+            )
+    except CannotAnswer as error:
+        return Planned(terms, resolved, None, str(error))
+    return Planned(terms, resolved, plan)
+
+
+def _generate(
+    question: str,
+    target: Source,
+    planned: Planned,
+    history: Sequence[Turn],
+    answer: SqlAnswer,
+    clock: StepClock,
+    use_llm: bool,
+) -> exp.Expression:
+    with clock.step("generation", generator="llm" if use_llm else "compiler") as out:
+        if use_llm:
+            from sqlagent import sql_generation
+
+            generated = sql_generation.generate_sql(
+                question=question,
+                layer=target.layer,
+                tables=sql_generation.tables_in_context(
+                    planned.plan, planned.resolved, target.layer
+                ),
+                plan=planned.plan,
+                history=history,
+            )
+            answer.generator = "llm"
+            out["usage"] = generated.usage
+            return sql_generation.parse_generated(generated.sql, target.layer)
+        assert planned.plan is not None
+        answer.generator = "compiler"
+        return compile_plan(planned.plan, target.layer)
+
+
+def _prepare(statement: exp.Expression, target: Source, clock: StepClock) -> str:
+    """Steps 6 and 7: secure views, fan-out guard, row limit, then validation."""
+    layer = target.layer
+    with clock.step("rewrite") as out:
+        statement, notes = guard_fan_out(statement, layer)
+        statement = rewrite_secure_views(statement, layer)
+        statement = with_row_limit(statement, settings.MAX_QUERY_ROWS)
+        sql = statement.sql(dialect=layer.dialect, identify=True)
+        out["fan_out"] = notes
+    if settings.SQL_PRE_VALIDATION_ENABLED:
+        with clock.step("validation"):
+            validate_sql(sql, layer=layer, schema=executable_schema(layer))
+    return sql
+
+
+def _execute(sql: str, target: Source, scope: Scope | None, clock: StepClock) -> ExecutionResult:
+    with clock.step("execution") as out:
+        result = execute_read(sql, url=target.url, agent=target.agent_login, scope=scope)
+        out["rows"] = len(result.rows)
+        out["truncated"] = result.truncated
+    return result
+
+
+def _run_with_corrections(
+    statement: exp.Expression,
+    target: Source,
+    planned: Planned,
+    scope: Scope | None,
+    answer: SqlAnswer,
+    clock: StepClock,
+    use_llm: bool,
+) -> ExecutionResult | None:
+    """Run the SQL; on a validation or execution error, correct and retry a few times."""
+    for attempt in range(settings.SQL_CORRECTION_MAX_ATTEMPTS + 1):
+        sql = statement.sql(dialect=target.layer.dialect, identify=True)
+        current = Attempt(sql=sql, repaired_by=answer.attempts[-1].repaired_by if attempt else None)
+        answer.attempts.append(current)
+        try:
+            sql = _prepare(statement, target, clock)
+            current.sql = answer.sql = sql
+            return _execute(sql, target, scope, clock)
+        except (SQLValidationError, ExecutionError) as error:
+            current.error = str(error)
+            if isinstance(error, SQLValidationError) and _unsafe(error):
+                answer.reason = f"refused: {error}"
+                return None
+        if attempt == settings.SQL_CORRECTION_MAX_ATTEMPTS:
+            break
+        try:
+            with clock.step("correction", attempt=attempt + 1) as out:
+                repaired = correction.correct(
+                    statement,
+                    error=current.error or "",
+                    question=answer.question,
+                    layer=target.layer,
+                    plan=planned.plan,
+                    attempts=answer.attempts,
+                    use_llm=use_llm,
+                )
+                out["repaired_by"] = repaired.repaired_by if repaired else None
+        except SQLValidationError as error:
+            if _unsafe(error):
+                answer.reason = f"refused: {error}"
+                return None
+            current.error = str(error)
+            break
+        if repaired is None:
+            break
+        statement = repaired.statement
+        answer.attempts[-1].repaired_by = repaired.repaired_by
+    answer.reason = answer.reason or f"the SQL still failed after corrections: {current.error}"
+    return None
+
+
+def _unsafe(error: SQLValidationError) -> bool:
+    """Writes, forbidden functions and several statements are refused, never corrected."""
+    return any(issue.code in ("not_read", "forbidden") for issue in error.issues)
+
+
+def _loosen_once(
+    question: str,
+    target: Source,
+    planned: Planned,
+    scope: Scope | None,
+    answer: SqlAnswer,
+    clock: StepClock,
+    use_llm: bool,
+) -> ExecutionResult | None:
+    """An empty result is asked again once with looser filters before saying none found."""
+    with clock.step("loosening") as out:
+        looser = loosening.loosen(
+            question=question, layer=target.layer, plan=planned.plan, sql=answer.sql or "",
+            generator=answer.generator,
+        )  # fmt: skip
+        out["changes"] = looser.changes if looser else []
+    if looser is None:
+        return None
+    kept_sql, kept_attempts = answer.sql, list(answer.attempts)
+    result = _run_with_corrections(looser.statement, target, planned, scope, answer, clock, use_llm)
+    if result is None or not result.rows:
+        answer.sql, answer.attempts = kept_sql, kept_attempts
+        answer.reason = ""
+        return None
+    answer.loosened = looser.changes
+    return result
+
+
+def _decline(answer: SqlAnswer, clock: StepClock, reason: str) -> SqlAnswer:
+    answer.status = "declined"
+    answer.reason = reason
+    answer.answer = f"I cannot answer this with confidence: {reason}."
+    clock.finish()
+    return answer
+
+
+def _fail(answer: SqlAnswer, clock: StepClock, reason: str) -> SqlAnswer:
+    answer.status = "error"
+    answer.reason = reason
+    answer.answer = f"The question could not be answered: {reason}."
+    clock.finish()
+    return answer

@@ -1,0 +1,176 @@
+"""Execution accuracy of the SQL agent on a question set (`manage.py eval_sql`).
+
+Each line of the set is `{"question": ..., "sql": gold SQL}` with an optional `"db"` (the
+data source to ask) and `"expected"` (the gold rows, when the gold SQL cannot run as is).
+An answer is correct when every gold column matches one of its columns and the rows agree
+as multisets on those columns; row order counts only where the gold SQL orders. An answer
+that runs and disagrees is wrong; a declined question is neither.
+"""
+
+import json
+import statistics
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import sqlglot
+
+from sqlagent.agent import ask
+from sqlagent.answer_matching import matches
+from sqlagent.execution import ExecutionError, execute_read
+from sqlagent.warehouse.engines import Scope
+from sqlagent.warehouse.urls import WarehouseUrl
+
+
+@dataclass(frozen=True)
+class Case:
+    question: str
+    sql: str
+    db: str | None = None
+    expected: list[list[Any]] | None = None
+    ordered: bool | None = None  # None: read from the gold SQL
+
+
+@dataclass
+class Outcome:
+    case: Case
+    verdict: str  # correct, wrong, declined, error, gold_error
+    sql: str | None
+    reason: str
+    timings: dict[str, float]
+
+
+@dataclass
+class Report:
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def count(self, verdict: str) -> int:
+        return sum(1 for o in self.outcomes if o.verdict == verdict)
+
+    @property
+    def scored(self) -> int:
+        return len(self.outcomes) - self.count("gold_error")
+
+    def rate(self, verdict: str) -> float:
+        return self.count(verdict) / self.scored if self.scored else 0.0
+
+    def latency(self) -> dict[str, dict[str, float]]:
+        per_step: dict[str, list[float]] = {}
+        for outcome in self.outcomes:
+            for step, ms in outcome.timings.items():
+                per_step.setdefault(step, []).append(ms)
+        return {step: _percentiles(values) for step, values in per_step.items()}
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "questions": len(self.outcomes),
+            "scored": self.scored,
+            "correct": self.count("correct"),
+            "wrong": self.count("wrong"),
+            "declined": self.count("declined"),
+            "errors": self.count("error"),
+            "gold_errors": self.count("gold_error"),
+            "accuracy": round(self.rate("correct"), 4),
+            "wrong_rate": round(self.rate("wrong"), 4),
+            "declined_rate": round(self.rate("declined"), 4),
+            "latency_ms": self.latency(),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "summary": self.summary(),
+            "questions": [
+                {
+                    "question": o.case.question,
+                    "db": o.case.db,
+                    "verdict": o.verdict,
+                    "sql": o.sql,
+                    "gold_sql": o.case.sql,
+                    "reason": o.reason,
+                    "timings": o.timings,
+                }
+                for o in self.outcomes
+            ],
+        }
+
+
+def _percentiles(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {"p50": round(statistics.median(ordered), 2), "p95": round(p95, 2), "n": len(ordered)}
+
+
+def load_cases(path: Path) -> list[Case]:
+    cases = []
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            cases.append(
+                Case(
+                    question=data["question"],
+                    sql=data["sql"],
+                    db=data.get("db"),
+                    expected=data.get("expected"),
+                    ordered=data.get("ordered"),
+                )
+            )
+        except (json.JSONDecodeError, KeyError, TypeError) as error:
+            raise ValueError(f"{path}:{number}: not a question line ({error})") from error
+    return cases
+
+
+def gold_orders(sql: str, dialect: str) -> bool:
+    try:
+        statement = sqlglot.parse_one(sql, read=dialect)
+    except sqlglot.errors.ParseError:
+        return False
+    return statement.args.get("order") is not None
+
+
+def gold_rows(case: Case, url: str) -> list[tuple[Any, ...]]:
+    if case.expected is not None:
+        return [tuple(row) for row in case.expected]
+    return execute_read(case.sql, url=url, agent=False, max_rows=100_000).rows
+
+
+def evaluate(
+    cases: Iterable[Case],
+    *,
+    source_for: Callable[[Case], tuple[str | None, str]],
+    today: date | None = None,
+    progress: Callable[[Outcome], None] | None = None,
+) -> Report:
+    """`source_for` names the data source and its URL for a case."""
+    report = Report()
+    for case in cases:
+        source, url = source_for(case)
+        outcome = _evaluate_one(case, source, url, today)
+        report.outcomes.append(outcome)
+        if progress:
+            progress(outcome)
+    return report
+
+
+def _evaluate_one(case: Case, source: str | None, url: str, today: date | None) -> Outcome:
+    dialect = WarehouseUrl.parse(url).engine
+    try:
+        gold = gold_rows(case, url)
+    except ExecutionError as error:
+        return Outcome(case, "gold_error", None, f"gold SQL failed: {error}", {})
+    # Unscoped: the set measures the agent's SQL, not one person's view of the data.
+    answer = ask(case.question, source=source, scope=Scope(), today=today)
+    if answer.status in ("declined", "error"):
+        verdict = "declined" if answer.status == "declined" else "error"
+        return Outcome(case, verdict, answer.sql, answer.reason, answer.timings)
+    ordered = case.ordered if case.ordered is not None else gold_orders(case.sql, dialect)
+    if answer.truncated or not matches(gold, answer.rows, ordered=ordered):
+        return Outcome(case, "wrong", answer.sql, _difference(gold, answer.rows), answer.timings)
+    return Outcome(case, "correct", answer.sql, "", answer.timings)
+
+
+def _difference(gold: list[tuple[Any, ...]], rows: list[list[Any]]) -> str:
+    return f"gold {len(gold)} rows {gold[:2]!r}; answer {len(rows)} rows {rows[:2]!r}"[:400]

@@ -1,0 +1,78 @@
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from registries.models import DataSource
+from sqlagent.evaluation import Case, Outcome, evaluate, load_cases
+from sqlagent.third_party import source_for_url
+
+
+class Command(BaseCommand):
+    help = (
+        "Run a question set (JSONL: question, gold sql, optional db) through the SQL agent "
+        "and report execution accuracy, declined and wrong answers, and latency per step."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path)
+        parser.add_argument(
+            "--warehouse",
+            metavar="URL",
+            help="the database to ask (default: the demo warehouse); one nobody described is "
+            "introspected and bootstrapped into a data source of its own first",
+        )
+        parser.add_argument("--data-source", help="ask this data source by name")
+        parser.add_argument(
+            "--db-url",
+            metavar="TEMPLATE",
+            help='URL for lines with a "db", e.g. mysql://root@127.0.0.1:3306/spider_{db}',
+        )
+        parser.add_argument("--today", type=date.fromisoformat, help="date 'last month' is from")
+        parser.add_argument("--report", type=Path, help="write the full report here (JSON)")
+        parser.add_argument("--limit", type=int, help="only the first N questions")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            cases = load_cases(options["file"])
+        except (OSError, ValueError) as error:
+            raise CommandError(str(error)) from error
+        cases = cases[: options["limit"]] if options["limit"] else cases
+        sources: dict[str | None, tuple[str | None, str]] = {}
+
+        def source_for(case: Case) -> tuple[str | None, str]:
+            if case.db not in sources:
+                sources[case.db] = self._source(case.db, options)
+            return sources[case.db]
+
+        def progress(outcome: Outcome) -> None:
+            if options["verbosity"] > 1:
+                self.stdout.write(f"{outcome.verdict:9} {outcome.case.question}")
+                if outcome.verdict != "correct" and outcome.reason:
+                    self.stdout.write(f"          {outcome.reason}")
+
+        report = evaluate(cases, source_for=source_for, today=options["today"], progress=progress)
+        summary = report.summary()
+        latency = summary.pop("latency_ms")
+        for key, value in summary.items():
+            self.stdout.write(f"{key:14} {value}")
+        self.stdout.write("latency (ms)    p50      p95")
+        for step, figures in latency.items():
+            self.stdout.write(f"  {step:12} {figures['p50']:8} {figures['p95']:8}")
+        if options["report"]:
+            options["report"].write_text(json.dumps(report.to_json(), indent=1, default=str))
+            self.stdout.write(f"report written to {options['report']}")
+
+    def _source(self, db: str | None, options: dict[str, Any]) -> tuple[str | None, str]:
+        if db and options["db_url"]:
+            return source_for_url(options["db_url"].format(db=db))
+        if options["warehouse"]:
+            return source_for_url(options["warehouse"])
+        name = options["data_source"]
+        try:
+            source = DataSource.objects.get(name=name) if name else DataSource.objects.default()
+        except DataSource.DoesNotExist as error:
+            raise CommandError(f"no data source named {name!r}") from error
+        return source.name, source.resolved_url()
