@@ -20,9 +20,7 @@ NOTHING = Scope(customer_ids=(), service_location_ids=(), work_order_ids=())
 def scope_for(user: AbstractBaseUser | AnonymousUser | None) -> Scope:
     if user is None or not user.is_authenticated:
         return NOTHING
-    scopes = list(
-        DataScope.objects.filter(Q(users=user) | Q(groups__user=user)).distinct()
-    )
+    scopes = list(DataScope.objects.filter(Q(users=user) | Q(groups__user=user)).distinct())
     if not scopes:
         return Scope() if settings.SQL_DEFAULT_SCOPE == "all" else NOTHING
     open_scopes = [s for s in scopes if not s.sees_nothing]

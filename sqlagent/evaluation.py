@@ -3,25 +3,35 @@
 Each line of the set is `{"question": ..., "sql": gold SQL}` with an optional `"db"` (the
 data source to ask) and `"expected"` (the gold rows, when the gold SQL cannot run as is).
 An answer is correct when every gold column matches one of its columns and the rows agree
-as multisets on those columns; row order counts only where the gold SQL orders. An answer
+as multisets on those columns; row order counts only where the gold SQL orders; where it orders
+and keeps the first n rows, rows tied at the cut may stand in for the ones it kept. An answer
 that runs and disagrees is wrong; a declined question is neither.
 """
 
 import json
+import logging
 import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import combinations, islice
 from pathlib import Path
 from typing import Any
 
 import sqlglot
+from django.conf import settings
+from django.test.utils import override_settings
+from sqlglot import exp
 
 from sqlagent.agent import ask
-from sqlagent.answer_matching import matches
+from sqlagent.answer_matching import matches, normalise
 from sqlagent.execution import ExecutionError, execute_read
 from sqlagent.warehouse.engines import Scope
 from sqlagent.warehouse.urls import WarehouseUrl
+
+log = logging.getLogger(__name__)
+
+MAX_TIE_CHOICES = 100  # ways to fill a top-n cut from tied rows worth trying
 
 
 @dataclass(frozen=True)
@@ -78,9 +88,17 @@ class Report:
             "latency_ms": self.latency(),
         }
 
+    def by_db(self) -> dict[str, dict[str, Any]]:
+        """The summary per database, for a set that spans several ("db" on its lines)."""
+        groups: dict[str, Report] = {}
+        for outcome in self.outcomes:
+            groups.setdefault(outcome.case.db or "", Report()).outcomes.append(outcome)
+        return {db: report.summary() for db, report in groups.items()}
+
     def to_json(self) -> dict[str, Any]:
         return {
             "summary": self.summary(),
+            "by_db": self.by_db(),
             "questions": [
                 {
                     "question": o.case.question,
@@ -155,21 +173,77 @@ def evaluate(
     return report
 
 
+def tied_golds(case: Case, url: str, gold: list[tuple[Any, ...]]) -> list[list[tuple[Any, ...]]]:
+    """Other right answers to a gold SQL that orders and keeps its first n rows: rows tied
+    with the n-th on the ordering are as right as the ones the database happened to keep.
+
+    Reads the gold query again without its limit and with its ordering keys as extra
+    columns; empty when there is no tie at the cut (or the query cannot be widened).
+    """
+    dialect = WarehouseUrl.parse(url).engine
+    try:
+        statement = sqlglot.parse_one(case.sql, read=dialect)
+    except sqlglot.errors.ParseError:
+        return []
+    order, limit = statement.args.get("order"), statement.args.get("limit")
+    if (
+        case.expected is not None
+        or not isinstance(statement, exp.Select)
+        or order is None
+        or limit is None
+        or not gold
+        or statement.args.get("offset") is not None
+        or statement.args.get("distinct") is not None
+        or any(isinstance(e, exp.Star) for e in statement.expressions)
+    ):
+        return []
+    width = len(gold[0])
+    wide = statement.copy()
+    wide.set("limit", None)
+    for i, ordered in enumerate(order.expressions):
+        wide = wide.select(exp.alias_(ordered.this.copy(), f"tie_key_{i}"), append=True)
+    try:
+        rows = execute_read(wide.sql(dialect=dialect), url=url, agent=False, max_rows=10_000).rows
+    except ExecutionError:
+        return []
+    n = len(gold)
+    if len(rows) <= n:
+        return []
+
+    def key(row: tuple[Any, ...]) -> str:
+        return repr([normalise(v) for v in row[width:]])
+
+    cut = key(rows[n - 1])
+    kept = [row[:width] for row in rows[:n] if key(row) != cut]
+    ties = [row[:width] for row in rows if key(row) == cut]
+    need = n - len(kept)
+    return [kept + list(chosen) for chosen in islice(combinations(ties, need), MAX_TIE_CHOICES)]
+
+
 def _evaluate_one(case: Case, source: str | None, url: str, today: date | None) -> Outcome:
     dialect = WarehouseUrl.parse(url).engine
     try:
         gold = gold_rows(case, url)
     except ExecutionError as error:
         return Outcome(case, "gold_error", None, f"gold SQL failed: {error}", {})
-    # Unscoped: the set measures the agent's SQL, not one person's view of the data.
-    answer = ask(case.question, source=source, scope=Scope(), today=today)
+    # Unscoped: the set measures the agent's SQL, not one person's view of the data. The
+    # row limit is the gold's size at least: a cut result would say nothing about the SQL.
+    try:
+        with override_settings(MAX_QUERY_ROWS=max(settings.MAX_QUERY_ROWS, len(gold))):
+            answer = ask(case.question, source=source, scope=Scope(), today=today)
+    except Exception as error:  # one question's crash is an error in the report, not the end
+        log.exception("question failed: %s", case.question)
+        return Outcome(case, "error", None, f"{type(error).__name__}: {error}"[:400], {})
     if answer.status in ("declined", "error"):
         verdict = "declined" if answer.status == "declined" else "error"
         return Outcome(case, verdict, answer.sql, answer.reason, answer.timings)
     ordered = case.ordered if case.ordered is not None else gold_orders(case.sql, dialect)
-    if answer.truncated or not matches(gold, answer.rows, ordered=ordered):
-        return Outcome(case, "wrong", answer.sql, _difference(gold, answer.rows), answer.timings)
-    return Outcome(case, "correct", answer.sql, "", answer.timings)
+    if not answer.truncated and (
+        matches(gold, answer.rows, ordered=ordered)
+        or any(matches(other, answer.rows, ordered=False) for other in tied_golds(case, url, gold))
+    ):
+        return Outcome(case, "correct", answer.sql, "", answer.timings)
+    return Outcome(case, "wrong", answer.sql, _difference(gold, answer.rows), answer.timings)
 
 
 def _difference(gold: list[tuple[Any, ...]], rows: list[list[Any]]) -> str:

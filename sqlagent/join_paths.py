@@ -7,6 +7,7 @@ connected one at a time to the growing join tree by the cheapest path, so a brid
 added where no direct path exists. Paths are cached per semantic-layer snapshot.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -107,14 +108,27 @@ def _path_cost(layer: SemanticLayer, path: tuple[str, ...], threshold: float) ->
     return sum(graph[a][b]["weight"] for a, b in pairwise(path))
 
 
+def _named_step(
+    via: Sequence[Relationship], in_tree: list[str], remaining: list[str]
+) -> JoinStep | None:
+    for rel in via:
+        if rel.from_table in in_tree and rel.to_table in remaining:
+            return JoinStep(rel.from_table, rel.from_column, rel.to_table, rel.to_column, rel)
+        if rel.to_table in in_tree and rel.from_table in remaining:
+            return JoinStep(rel.to_table, rel.to_column, rel.from_table, rel.from_column, rel)
+    return None
+
+
 def plan_joins(
     layer: SemanticLayer,
     tables: list[str],
     *,
     threshold: float | None = None,
     max_hops: int | None = None,
+    via: Sequence[Relationship] = (),
 ) -> JoinPlan:
-    """Connect `tables` (the first is the anchor) into one join tree."""
+    """Connect `tables` (the first is the anchor) into one join tree. A relationship in
+    `via` joins its two tables directly (the question named that role)."""
     threshold = settings.SQL_CONFIDENCE_THRESHOLD if threshold is None else threshold
     max_hops = settings.SQL_MAX_JOIN_HOPS if max_hops is None else max_hops
     graph = join_graph(layer, threshold)
@@ -124,6 +138,13 @@ def plan_joins(
     joins: list[JoinStep] = []
     remaining = [t for t in rest if t != anchor]
     while remaining:
+        named = _named_step(via, in_tree, remaining)
+        if named is not None:
+            joins.append(named)
+            in_tree.append(named.right_table)
+            reasons[named.right_table] = "required by the question"
+            remaining.remove(named.right_table)
+            continue
         best: tuple[float, str, tuple[str, ...]] | None = None
         for target in remaining:
             for source in in_tree:

@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 from typing import Any
 
+from registries.semantic_layer import Relationship
 from sqlagent.join_paths import JoinPlan
 
 
@@ -44,6 +45,7 @@ class QueryPlan:
     columns: list[ColumnRef] = field(default_factory=list)  # asked for by name
     reasons: dict[str, str] = field(default_factory=dict)  # why each table is there
     notes: list[str] = field(default_factory=list)  # how words were read, for the trace
+    via: list[Relationship] = field(default_factory=list)  # joins the question fixes
     joins: JoinPlan | None = None
 
     def require(self, table: str, reason: str) -> None:

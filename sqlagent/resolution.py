@@ -7,14 +7,19 @@ Match types: text_search and semantic become case-insensitive LIKE over the colu
 boolean and exact become equality, structural only brings tables in.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from registries.semantic_layer import Resolution, SemanticLayer, Term
+from django.conf import settings
+
+from registries.semantic_layer import Relationship, Resolution, SemanticLayer, Term
+from sqlagent.join_paths import shortest_path
 from sqlagent.plan import ColumnRef, Filter
 from sqlagent.question_terms import Mention, QuestionTerms
 from sqlagent.value_index import ValueIndex
 from sqlagent.vocabulary import Entry, phrase
 
+# Verbs that are also column names somewhere ("make" of a vehicle).
+FILLER_VERBS = frozenset({"make", "made", "use", "used", "hold", "own", "carry", "book"})
 _NEGATIONS = ("not", "no longer", "non", "in", "un")
 
 
@@ -23,6 +28,8 @@ class Resolved:
     entities: list[tuple[int, str, str]] = field(default_factory=list)  # (token, table, why)
     filters: list[tuple[int, Filter]] = field(default_factory=list)  # (token, filter)
     columns: list[tuple[int, ColumnRef]] = field(default_factory=list)  # mentioned columns
+    via: list[Relationship] = field(default_factory=list)  # joins a role word fixes
+    consumed: set[str] = field(default_factory=set)  # words a reading took in (negations)
     notes: list[str] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
 
@@ -41,6 +48,14 @@ def _negated_before(terms: QuestionTerms, position: int) -> bool:
     return before.endswith(("not", "no longer", "non", "never"))
 
 
+def _negation_words(terms: QuestionTerms, position: int) -> set[str]:
+    """The words of a negation a filter has taken in ("no longer active")."""
+    before = [t.norm for t in terms.tokens[max(0, position - 2) : position]]
+    if before[-2:] == ["no", "longer"]:
+        return {"no", "longer"}
+    return {before[-1]} if before and before[-1] in ("not", "non", "never") else set()
+
+
 def _choose(term: Term, layer: SemanticLayer, context: set[str]) -> Resolution | None:
     ranked = sorted(
         (r for r in term.resolutions if all(t in layer.tables for t in r.tables)),
@@ -50,6 +65,22 @@ def _choose(term: Term, layer: SemanticLayer, context: set[str]) -> Resolution |
         if context & set(resolution.tables):
             return resolution
     return ranked[0] if ranked else None
+
+
+def _on_context_table(
+    resolution: Resolution, layer: SemanticLayer, context: set[str]
+) -> Resolution:
+    """A term about a column many tables share ("active": isActive) applies to the table
+    the question is about when none of its resolutions names that table."""
+    if resolution.match_type != "boolean" or len(resolution.columns) != 1:
+        return resolution
+    if not context or context & set(resolution.tables):
+        return resolution
+    name = resolution.columns[0].rpartition(".")[2]
+    owners = sorted(t for t in context if name in layer.tables[t].columns)
+    if len(owners) != 1:
+        return resolution
+    return replace(resolution, tables=(owners[0],), columns=(f"{owners[0]}.{name}",))
 
 
 def _column_refs(resolution: Resolution) -> list[ColumnRef]:
@@ -71,6 +102,14 @@ def _term_filter(term: Term, resolution: Resolution, negated: bool) -> Filter | 
     if resolution.match_type == "boolean":
         value = _truthy(resolution.value) != negated
         return Filter(columns[:1], "=", value, why)
+    nullness = (resolution.value or "").strip().upper()
+    if nullness in ("IS NULL", "IS NOT NULL"):  # "left the company": terminationDate is set
+        return Filter(
+            columns[:1],
+            "is_null" if (nullness == "IS NULL") != negated else "is_not_null",
+            None,
+            why,
+        )
     return Filter(columns[:1], "!=" if negated else "=", resolution.value, why)
 
 
@@ -85,8 +124,12 @@ def resolve(terms: QuestionTerms, layer: SemanticLayer, values: ValueIndex) -> R
             for r in mention.best.term.resolutions:
                 if r.match_type == "structural" and r.rank == "primary":
                     context.update(t for t in r.tables if t in layer.tables)
+    for name, _ in terms.names:
+        context.update(t for t, _, v in values.values if v.lower() == name.lower())
     for mention in terms.mentions:
         _resolve_mention(mention, terms, layer, context, out)
+    for word in terms.unknown:
+        _resolve_head_noun(word, terms, layer, context | set(out.tables()), out)
     for code in terms.codes:
         _resolve_code(code, terms, values, out)
     for name, end in terms.names:
@@ -99,11 +142,14 @@ def _resolve_mention(
 ) -> None:
     entry = mention.best
     negated = _negated_before(terms, mention.position)
+    if negated:
+        out.consumed |= _negation_words(terms, mention.position)
     if entry.kind == "term" and entry.term:
         resolution = _choose(entry.term, layer, context - set(_term_tables(entry.term)) or context)
         if resolution is None:
             out.unresolved.append(mention.text)
             return
+        resolution = _on_context_table(resolution, layer, context)
         found = _term_filter(entry.term, resolution, negated)
         if found is None:
             for table in resolution.tables:
@@ -115,7 +161,17 @@ def _resolve_mention(
     if entry.kind == "table":
         out.entities.append((mention.position, entry.table, f"named: {mention.text!r}"))
         return
-    chosen = _in_context(mention.entries, context)
+    roles = [e for e in mention.entries if e.kind == "role" and e.value in context]
+    if len(roles) == 1:
+        _resolve_role(mention, roles[0], layer, out)
+        return
+    entries = tuple(e for e in mention.entries if e.kind != "role")
+    if not entries:
+        out.unresolved.append(mention.text)
+        return
+    chosen = _in_context(entries, context, layer)
+    if chosen.kind == "column" and mention.text.lower() in FILLER_VERBS:
+        return  # "which manufacturers make forklifts": a verb, not vehicle.make
     if chosen.kind == "value":
         ref = ColumnRef(chosen.table, chosen.column)
         op = "!=" if negated else "="
@@ -126,22 +182,90 @@ def _resolve_mention(
     column = layer.tables[chosen.table].columns.get(chosen.column)
     if column is not None and column.data_type == "boolean":
         value = not negated
-        if phrase(chosen.column).startswith("is ") and mention.text.startswith("in"):
+        adjective = phrase(chosen.column).removeprefix("is ")
+        if mention.text.lower().replace(" ", "") in (f"in{adjective}", f"un{adjective}"):
             value = not value  # "inactive" against isActive
         out.filters.append((mention.position, Filter((ref,), "=", value, f"flag {ref}")))
         return
     out.columns.append((mention.position, ref))
 
 
+def _resolve_role(mention: Mention, entry: Entry, layer: SemanticLayer, out: Resolved) -> None:
+    owner, column = entry.value, entry.column
+    why = f"the {mention.text!r} of {owner} ({owner}.{column})"
+    out.entities.append((mention.position, entry.table, why))
+    out.via.extend(
+        r for r in layer.relationships if r.from_table == owner and r.from_column == column
+    )
+    out.notes.append(f"{mention.text!r} -> {entry.table} through {owner}.{column}")
+
+
+def _resolve_head_noun(
+    word: str, terms: QuestionTerms, layer: SemanticLayer, context: set[str], out: Resolved
+) -> None:
+    """ "work orders of each type", "safety checks of each template": a word that ends a
+    table's name means that table when the question's other tables single it out, either
+    by name (workOrder + type) or as the nearest through the joins."""
+    if len(word) < 4:
+        return
+    candidates = [t for t in layer.tables if phrase(t).split()[-1:] == [word]]
+    if not candidates:
+        return
+    by_name = [t for t in candidates if any(phrase(t) == f"{phrase(c)} {word}" for c in context)]
+    chosen = by_name if len(by_name) == 1 else _nearest(candidates, context, layer)
+    if len(chosen) != 1:
+        return
+    position = next(i for i, t in enumerate(terms.tokens) if t.norm == word)
+    out.entities.append((position, chosen[0], f"{word!r}: the {chosen[0]} of the question"))
+    out.consumed.add(word)
+    out.notes.append(f"{word!r} -> {chosen[0]}")
+
+
+def _nearest(candidates: list[str], context: set[str], layer: SemanticLayer) -> list[str]:
+    """The candidates at the smallest join distance from the context (all ties)."""
+    if not context:
+        return candidates
+    threshold, hops = settings.SQL_CONFIDENCE_THRESHOLD, settings.SQL_MAX_JOIN_HOPS
+    distance = {
+        table: min(
+            (
+                len(path)
+                for c in context
+                if (path := shortest_path(layer, table, c, threshold, hops)) is not None
+            ),
+            default=99,
+        )
+        for table in candidates
+    }
+    best = min(distance.values())
+    return [t for t, d in distance.items() if d == best and d < 99]
+
+
 def _term_tables(term: Term) -> list[str]:
     return [t for r in term.resolutions for t in r.tables]
 
 
-def _in_context(entries: tuple[Entry, ...], context: set[str]) -> Entry:
+def _in_context(entries: tuple[Entry, ...], context: set[str], layer: SemanticLayer) -> Entry:
+    """The meaning in a table the question involves, else in the table nearest to one:
+    "templates completed" reads the status of service (a hop from serviceTemplate)."""
     for entry in entries:
         if entry.table in context:
             return entry
-    return entries[0]
+    best = [e for e in entries if e.kind == entries[0].kind]
+    if len(best) == 1 or not context:
+        return entries[0]
+
+    threshold, hops = settings.SQL_CONFIDENCE_THRESHOLD, settings.SQL_MAX_JOIN_HOPS
+
+    def distance(entry: Entry) -> int:
+        lengths = [
+            len(path)
+            for table in context
+            if (path := shortest_path(layer, entry.table, table, threshold, hops)) is not None
+        ]
+        return min(lengths, default=99)
+
+    return min(best, key=distance)
 
 
 def _resolve_code(code: str, terms: QuestionTerms, values: ValueIndex, out: Resolved) -> None:

@@ -136,13 +136,9 @@ def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
         select = select.group_by(*group)
     if not plan.aggregate and plan.joins and plan.joins.joins and _fans_out_from(plan, plan.anchor):
         select = select.distinct()
-    order = _order(plan, outputs)
-    if order is not None:
-        # Ties are broken by the labels, so that a top-N is the same on every engine.
-        select = select.order_by(
-            order,
-            *(e.this if isinstance(e, exp.Alias) else e for e in outputs[:-1] if plan.aggregate),
-        )
+    order = _order(plan, outputs, layer)
+    if order:
+        select = select.order_by(*order)
     if plan.limit:
         select = select.limit(plan.limit)
     return select
@@ -160,12 +156,35 @@ def _aggregate(plan: QueryPlan, key: ColumnRef) -> exp.Expression:
     return exp.Alias(this=value, alias=exp.to_identifier(name, quoted=True))
 
 
-def _order(plan: QueryPlan, outputs: list[exp.Expression]) -> exp.Ordered | None:
+def _tie_breakers(table: Table) -> list[exp.Ordered]:
+    """Names that identify a row (a name, title or code) break ties; labels that can repeat
+    (people's first and last names) give way to the key."""
+    labels = label_columns(table)
+    named = any(n.lower() in ("name", "title", "code") or table.columns[n].unique for n in labels)
+    names = labels if named else (table.primary_key or "id",)
+    return [exp.Ordered(this=column(ColumnRef(table.name, n)), nulls_first=True) for n in names]
+
+
+def _order(
+    plan: QueryPlan, outputs: list[exp.Expression], layer: SemanticLayer
+) -> list[exp.Ordered]:
+    """The order asked for; ties broken by the group's key so a top-N is the same on every
+    engine. A plain list is in label order (family name first for people)."""
     if plan.aggregate and (plan.group_table or plan.group_column):
-        if plan.limit or plan.descending:
-            alias = outputs[-1].alias
-            return exp.Ordered(this=exp.column(alias, quoted=True), desc=plan.descending)
-        return None
+        if not (plan.limit or plan.descending):
+            return []
+        alias = outputs[-1].alias
+        ranked = exp.Ordered(this=exp.column(alias, quoted=True), desc=plan.descending)
+        if plan.group_table:
+            return [ranked, *_tie_breakers(layer.tables[plan.group_table])]
+        assert plan.group_column is not None
+        return [ranked, exp.Ordered(this=column(plan.group_column), nulls_first=True)]
     if plan.order_by:
-        return exp.Ordered(this=column(plan.order_by), desc=plan.descending)
-    return None
+        return [exp.Ordered(this=column(plan.order_by), desc=plan.descending)]
+    if plan.aggregate:
+        return []
+    labels = list(label_columns(layer.tables[plan.anchor]))
+    labels.sort(key=lambda name: 0 if "last" in name.lower() or "family" in name.lower() else 1)
+    return [
+        exp.Ordered(this=column(ColumnRef(plan.anchor, name)), nulls_first=True) for name in labels
+    ]

@@ -42,14 +42,28 @@ FILLER = frozenset(
 def check_understood(terms: QuestionTerms, resolved: Resolved) -> None:
     """Decline rather than drop a word or a shape the SQL would have to honour."""
     question = terms.question.lower()
+    if re.search(r"\band (who|which|what|how|when|where)\b", question):
+        raise CannotAnswer("this is two questions in one; ask them one at a time")
+    if re.search(r"\btheir (most recent|latest|last|first|earliest)\b", question):
+        raise CannotAnswer("a latest row per group is not compiled without an LLM yet")
     if terms.shape.ratio:
         raise CannotAnswer("percentages and shares are not compiled without an LLM yet")
     if re.search(r"\b(more|fewer|less) than\b|\bat (least|most)\b", question):
         raise CannotAnswer("comparisons of counts or amounts are not compiled without an LLM yet")
-    unknown = [w for w in terms.unknown if w not in FILLER] + resolved.unresolved
+    dated = terms.date_range is not None
+    unknown = [
+        w
+        for w in terms.unknown
+        if w not in FILLER and w not in resolved.consumed and not (dated and _date_verb(w))
+    ] + resolved.unresolved
     if unknown:
         listed = ", ".join(repr(w) for w in dict.fromkeys(unknown))
         raise CannotAnswer(f"I do not know what {listed} means in this database")
+
+
+def _date_verb(word: str) -> bool:
+    """ "hired in 2025": the verb says which date the range applies to (see _date_column)."""
+    return any(word.startswith(verb) for verb in _DATE_VERBS)
 
 
 def select_tables(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer) -> QueryPlan:
@@ -73,10 +87,15 @@ def select_tables(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer
         for _, ref in resolved.columns:
             plan.columns.append(ref)
             plan.require(ref.table, f"holds {ref}, which the question asks for")
-    _date_filter(plan, terms, layer)
+    dated_by = _date_filter(plan, terms, layer)
+    for word in terms.unknown:
+        stem = next((_DATE_VERBS[v] for v in _DATE_VERBS if word.startswith(v)), None)
+        if stem and word not in FILLER and (dated_by is None or stem not in dated_by.lower()):
+            raise CannotAnswer(f"cannot tell which date {word!r} refers to")
     _order(plan, terms, resolved, layer)
     try:
-        plan.joins = plan_joins(layer, plan.tables)
+        plan.via = list(resolved.via)
+        plan.joins = plan_joins(layer, plan.tables, via=plan.via)
     except NoJoinPath as error:
         raise CannotAnswer(str(error)) from error
     for table, why in plan.joins.reasons.items():
@@ -118,7 +137,11 @@ def _group(
     superlative = re.match(r"^(which|what|who)\b", q) and re.search(
         r"\b(most|least|highest|lowest|best|worst|fewest|top)\b", q
     )
-    if shape.group_by:
+    amounts = _amount_columns(terms, resolved, layer)
+    by_amount = superlative or re.search(r"\b(most|least)\b", q)
+    if shape.group_by and not (
+        by_amount and phrase(shape.group_by) in {phrase(c.column) for c in amounts}
+    ):
         target = _group_target(shape.group_by, layer, entities)
         for _, name in entities:
             named = phrase(name) == target or phrase(name).endswith(target)
@@ -136,7 +159,10 @@ def _group(
                     if referenced:
                         return referenced, None
         raise CannotAnswer(f"cannot tell what to group by: {shape.group_by!r}")
-    involved = list(dict.fromkeys(t for _, t in sorted(entities + _filter_tables(resolved))))
+    named = entities + _filter_tables(resolved) + [(p, c.table) for p, c in resolved.columns]
+    involved = list(dict.fromkeys(t for _, t in sorted(named)))
+    if by_amount and amounts and len(involved) >= 2:
+        return involved[0], None  # "which parts were used most, by quantity"
     if superlative and len(involved) >= 2:
         return involved[0], None
     return None, None
@@ -166,27 +192,53 @@ def _referenced(layer: SemanticLayer, table: str, column: str) -> str | None:
     return None
 
 
+AGGREGATE_WORDS = frozenset({"total", "sum", "average", "count", "number", "mean"})
+
+
+def _amount_columns(
+    terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer
+) -> list[ColumnRef]:
+    """Numeric columns the question names; "total" names invoice.total only when no other
+    amount is named ("total overtime hours" sums hours)."""
+    found = [
+        (terms.tokens[pos].norm in AGGREGATE_WORDS, ref)
+        for pos, ref in resolved.columns
+        if layer.tables[ref.table].columns[ref.column].data_type in NUMERIC
+    ]
+    named = [ref for generic, ref in found if not generic]
+    return named or [ref for _, ref in found]
+
+
 def _measure(
     plan: QueryPlan, terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer
 ) -> None:
     shape = terms.shape
-    numeric = [
-        ref
-        for _, ref in resolved.columns
-        if layer.tables[ref.table].columns[ref.column].data_type in NUMERIC
+    numeric = _amount_columns(terms, resolved, layer)
+    # "total overtime hours": "overtime hours" was read as a term, yet the hours column of
+    # a table involved, named by a question word, is the measure, before any "total".
+    question_words = {t.norm for t in terms.tokens} - AGGREGATE_WORDS
+    named = [
+        ColumnRef(name, column.name)
+        for name in plan.tables
+        for column in layer.tables[name].columns.values()
+        if column.data_type in NUMERIC
+        and not column.primary_key
+        and not column.name.endswith("Id")
+        and phrase(column.name) in question_words
     ]
-    # "hours" may have been read as the work-time term: a numeric column of the anchor
-    # named by a question word is still the measure.
-    question_words = {t.norm for t in terms.tokens} - {"total", "sum", "average", "count", "number"}
-    for name in plan.tables:
-        for column in layer.tables[name].columns.values():
-            measurable = column.data_type in NUMERIC and not column.primary_key
-            if measurable and not column.name.endswith("Id"):  # noqa: SIM102
-                if " ".join(words(column.name)) in question_words:
-                    numeric.append(ColumnRef(name, column.name))
+    generic = [ref for pos, ref in resolved.columns if terms.tokens[pos].norm in AGGREGATE_WORDS]
+    numeric = (
+        [r for r in numeric if r not in generic] + named + [r for r in numeric if r in generic]
+    )
+    ranked = plan.group_table and re.search(r"\b(most|least)\b", terms.question.lower())
     wants_amount = shape.aggregate in ("sum", "avg", "min", "max") or (
         numeric
-        and re.search(r"\bhow (many|much) \w+ (were|was|did)\b|\bhours\b", terms.question.lower())
+        and (
+            ranked
+            or re.search(
+                r"\bhow (many|much) \w+ (were|was|did)\b|\bhours\b", terms.question.lower()
+            )
+        )
     )
     if wants_amount and numeric:
         plan.aggregate = (
@@ -200,16 +252,18 @@ def _measure(
         plan.aggregate = "count"
 
 
-def _date_filter(plan: QueryPlan, terms: QuestionTerms, layer: SemanticLayer) -> None:
+def _date_filter(plan: QueryPlan, terms: QuestionTerms, layer: SemanticLayer) -> str | None:
+    """Filter by the question's date range; returns the date column's name."""
     found = terms.date_range
     if found is None:
-        return
+        return None
     column = _date_column(plan, terms, layer)
     if found.start:
         plan.filters.append(Filter((column,), ">=", found.start, f"from {found.text!r}"))
     if found.end:
         plan.filters.append(Filter((column,), "<", found.end, f"until {found.text!r}"))
     plan.notes.append(f"{found.text!r} -> {column} {found.describe()}")
+    return column.column
 
 
 def _date_column(plan: QueryPlan, terms: QuestionTerms, layer: SemanticLayer) -> ColumnRef:

@@ -50,7 +50,7 @@ def phrase(text: str) -> str:
 class Entry:
     """One thing a phrase can mean."""
 
-    kind: str  # term, table, column, value
+    kind: str  # term, table, role, value, column
     table: str = ""
     column: str = ""
     value: str = ""
@@ -58,8 +58,9 @@ class Entry:
 
     @property
     def priority(self) -> int:
-        # A curated term beats a table name beats an enumeration value beats a column name.
-        return {"term": 0, "table": 1, "value": 2, "column": 3}[self.kind]
+        # A curated term beats a table name beats a role beats an enumeration value beats a
+        # column name.
+        return {"term": 0, "table": 1, "role": 2, "value": 3, "column": 4}[self.kind]
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,9 @@ def _column_phrases(column: str) -> list[str]:
     for prefix in ("is ", "has ", "requires "):
         if base.startswith(prefix):
             found.append(base[len(prefix) :])
+    if base.startswith("is ") and " " not in base[3:]:
+        # "inactive", "unapproved": resolution reads the prefix as a negation.
+        found += [f"in{base[3:]}", f"un{base[3:]}"]
     return found
 
 
@@ -96,6 +100,19 @@ def vocabulary(layer: SemanticLayer, values: tuple[tuple[str, str, str], ...] = 
             for key in _column_phrases(column):
                 if key not in _STOP:
                     entries[key].append(Entry("column", table=name, column=column))
+    for rel in layer.relationships:
+        # A foreign key named for a role ("accountManagerId" -> employee) names its rows:
+        # "the account manager of X" is the employee that X's accountManagerId points to.
+        role = phrase(rel.from_column[:-2]) if rel.from_column.endswith("Id") else ""
+        if (
+            role
+            and role != phrase(rel.to_table)
+            and role not in _STOP
+            and rel.to_table in layer.tables
+        ):
+            entries[role].append(
+                Entry("role", table=rel.to_table, column=rel.from_column, value=rel.from_table)
+            )
     for table_name, column, value in values:
         key = phrase(value)
         if key and key not in _STOP and not key.isdigit():

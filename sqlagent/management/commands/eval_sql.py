@@ -61,6 +61,16 @@ class Command(BaseCommand):
         self.stdout.write("latency (ms)    p50      p95")
         for step, figures in latency.items():
             self.stdout.write(f"  {step:12} {figures['p50']:8} {figures['p95']:8}")
+        by_db = report.by_db()
+        if len(by_db) > 1:
+            self.stdout.write(
+                f"{'database':32} {'scored':>6} {'correct':>8} {'wrong':>6} {'declined':>9}"
+            )
+            for db, figures in by_db.items():
+                self.stdout.write(
+                    f"{db or '(default)':32} {figures['scored']:6} {figures['accuracy']:8.1%} "
+                    f"{figures['wrong_rate']:6.1%} {figures['declined_rate']:9.1%}"
+                )
         if options["report"]:
             options["report"].write_text(json.dumps(report.to_json(), indent=1, default=str))
             self.stdout.write(f"report written to {options['report']}")
