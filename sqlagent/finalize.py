@@ -60,7 +60,7 @@ def failed(answer: SqlAnswer, clock: StepClock) -> SqlAnswer:
 def cell(value: Any) -> Any:
     """A value JSON can carry, exactly: decimals stay exact as text."""
     if isinstance(value, Decimal):
-        return str(value.normalize()) if value == value.to_integral() else str(value)
+        return str(int(value)) if value == value.to_integral() else format(value.normalize(), "f")
     if isinstance(value, dt.datetime | dt.date | dt.time):
         return value.isoformat()
     if isinstance(value, bytes | bytearray | memoryview):

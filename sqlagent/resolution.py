@@ -18,6 +18,16 @@ from sqlagent.question_terms import Mention, QuestionTerms
 from sqlagent.value_index import ValueIndex
 from sqlagent.vocabulary import Entry, phrase
 
+# A state named in full matches the two-letter code columns hold ("Arizona" -> AZ).
+US_STATES = dict(
+    line.split(":")
+    for line in """alabama:al alaska:ak arizona:az arkansas:ar california:ca colorado:co
+    connecticut:ct delaware:de florida:fl georgia:ga hawaii:hi idaho:id illinois:il indiana:in
+    iowa:ia kansas:ks kentucky:ky louisiana:la maine:me maryland:md massachusetts:ma
+    michigan:mi minnesota:mn mississippi:ms missouri:mo montana:mt nebraska:ne nevada:nv
+    ohio:oh oklahoma:ok oregon:or pennsylvania:pa tennessee:tn texas:tx utah:ut vermont:vt
+    virginia:va washington:wa wisconsin:wi wyoming:wy""".split()
+)
 # Verbs that are also column names somewhere ("make" of a vehicle).
 FILLER_VERBS = frozenset({"make", "made", "use", "used", "hold", "own", "carry", "book"})
 _NEGATIONS = ("not", "no longer", "non", "in", "un")
@@ -291,7 +301,8 @@ def _resolve_name(
 ) -> None:
     """A proper name is a label value; prefer a table the question names next to it."""
     wanted = name.lower()
-    matches = [(t, c, v) for t, c, v in values.values if v.lower() == wanted]
+    codes = {wanted, US_STATES.get(wanted, wanted)}
+    matches = [(t, c, v) for t, c, v in values.values if v.lower().rstrip(".") in codes]
     if not matches:
         # "Grove crane", "the Cranes category": the name may be followed by its table
         matches = [

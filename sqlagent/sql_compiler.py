@@ -153,6 +153,8 @@ def _aggregate(plan: QueryPlan, key: ColumnRef) -> exp.Expression:
         assert plan.measure is not None
         name = f"{plan.aggregate}_{plan.measure.column}"
         value = AGGREGATES[plan.aggregate](this=column(plan.measure))
+        if plan.aggregate == "avg":  # an average reads as a figure, not 4.1111
+            value = exp.Round(this=value, decimals=exp.Literal.number(2))
     return exp.Alias(this=value, alias=exp.to_identifier(name, quoted=True))
 
 

@@ -7,7 +7,7 @@ by) the step raises CannotAnswer with the reason instead of guessing.
 
 import re
 
-from registries.semantic_layer import SemanticLayer, Table
+from registries.semantic_layer import NEVER_BRIDGE_ROLES, SemanticLayer, Table
 from sqlagent.join_paths import NoJoinPath, plan_joins
 from sqlagent.plan import CannotAnswer, ColumnRef, Filter, QueryPlan
 from sqlagent.question_terms import QuestionTerms
@@ -35,7 +35,7 @@ FILLER = frozenset(
     number three five ten different distinct unique logged log done performed issued
     received invoiced raised identified flagged used own hold carry produce appear book
     led signed oversaw made make show give list name names count total sum each per
-    recent latest oldest newest earliest alphabetically order ordered sorted""".split()  # noqa: SIM905
+    recent latest oldest newest earliest alphabetically order ordered sorted entry record""".split()  # noqa: SIM905
 )
 
 
@@ -48,7 +48,9 @@ def check_understood(terms: QuestionTerms, resolved: Resolved) -> None:
         raise CannotAnswer("a latest row per group is not compiled without an LLM yet")
     if terms.shape.ratio:
         raise CannotAnswer("percentages and shares are not compiled without an LLM yet")
-    if re.search(r"\b(more|fewer|less) than\b|\bat (least|most)\b", question):
+    # "at least one action item": the joins already keep only rows that have one.
+    compared = re.sub(r"\bat least (one|1|a|an)\b", "", question)
+    if re.search(r"\b(more|fewer|less) than\b|\bat (least|most)\b", compared):
         raise CannotAnswer("comparisons of counts or amounts are not compiled without an LLM yet")
     dated = terms.date_range is not None
     unknown = [
@@ -59,6 +61,16 @@ def check_understood(terms: QuestionTerms, resolved: Resolved) -> None:
     if unknown:
         listed = ", ".join(repr(w) for w in dict.fromkeys(unknown))
         raise CannotAnswer(f"I do not know what {listed} means in this database")
+
+
+def _said_by_date(found: Filter, date_column: str) -> bool:
+    """ "scheduled in 2026" dates by scheduledStart; the status value "scheduled" (work not
+    started yet) is not also meant."""
+    if found.op != "=" or not isinstance(found.value, str) or not found.reason.startswith("value"):
+        return False
+    value = found.value.lower()
+    stems = [stem for verb, stem in _DATE_VERBS.items() if value.startswith(verb)]
+    return any(stem in date_column.lower() for stem in stems if stem != "date")
 
 
 def _date_verb(word: str) -> bool:
@@ -88,6 +100,8 @@ def select_tables(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer
             plan.columns.append(ref)
             plan.require(ref.table, f"holds {ref}, which the question asks for")
     dated_by = _date_filter(plan, terms, layer)
+    if dated_by:
+        plan.filters = [f for f in plan.filters if not _said_by_date(f, dated_by)]
     for word in terms.unknown:
         stem = next((_DATE_VERBS[v] for v in _DATE_VERBS if word.startswith(v)), None)
         if stem and word not in FILLER and (dated_by is None or stem not in dated_by.lower()):
@@ -209,6 +223,33 @@ def _amount_columns(
     return named or [ref for _, ref in found]
 
 
+def _columns_named(
+    tables: list[str], question_words: set[str], layer: SemanticLayer
+) -> list[ColumnRef]:
+    return [
+        ColumnRef(name, column.name)
+        for name in tables
+        for column in layer.tables[name].columns.values()
+        if column.data_type in NUMERIC
+        and not column.primary_key
+        and not column.name.endswith("Id")
+        and phrase(column.name) in question_words
+    ]
+
+
+def _neighbours(tables: list[str], layer: SemanticLayer) -> list[str]:
+    """The tables one relationship away from the most of `tables` (workTime touches both
+    employee and workTimeType), among those that may stand between them."""
+    touching: dict[str, set[str]] = {}
+    for rel in layer.relationships:
+        for table, other in ((rel.from_table, rel.to_table), (rel.to_table, rel.from_table)):
+            if table in tables and other not in tables and other in layer.tables:
+                if layer.tables[other].role not in NEVER_BRIDGE_ROLES:
+                    touching.setdefault(other, set()).add(table)
+    most = max((len(v) for v in touching.values()), default=0)
+    return sorted(t for t, v in touching.items() if len(v) == most)
+
+
 def _measure(
     plan: QueryPlan, terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer
 ) -> None:
@@ -217,26 +258,37 @@ def _measure(
     # "total overtime hours": "overtime hours" was read as a term, yet the hours column of
     # a table involved, named by a question word, is the measure, before any "total".
     question_words = {t.norm for t in terms.tokens} - AGGREGATE_WORDS
-    named = [
-        ColumnRef(name, column.name)
-        for name in plan.tables
-        for column in layer.tables[name].columns.values()
-        if column.data_type in NUMERIC
-        and not column.primary_key
-        and not column.name.endswith("Id")
-        and phrase(column.name) in question_words
-    ]
+    named = _columns_named(plan.tables, question_words, layer)
+    if not named:
+        nearby = _columns_named(_neighbours(plan.tables, layer), question_words, layer)
+        named = nearby if len(nearby) == 1 else []
     generic = [ref for pos, ref in resolved.columns if terms.tokens[pos].norm in AGGREGATE_WORDS]
+    # "total reimbursable expenses": the one amount of the rows totalled, before invoice.total.
+    own = [
+        ColumnRef(plan.anchor, c.name)
+        for c in layer.tables[plan.anchor].columns.values()
+        if c.data_type == "decimal"
+    ]
+    # "how much was received": the one amount of the rows asked about.
+    own = own if len(own) == 1 and (generic or "how much" in terms.question.lower()) else []
     numeric = (
-        [r for r in numeric if r not in generic] + named + [r for r in numeric if r in generic]
+        [r for r in numeric if r not in generic]
+        + named
+        + own
+        + [r for r in numeric if r in generic]
     )
-    ranked = plan.group_table and re.search(r"\b(most|least)\b", terms.question.lower())
-    wants_amount = shape.aggregate in ("sum", "avg", "min", "max") or (
-        numeric
-        and (
-            ranked
-            or re.search(
-                r"\bhow (many|much) \w+ (were|was|did)\b|\bhours\b", terms.question.lower()
+    q = terms.question.lower()
+    ranked = plan.group_table and re.search(r"\b(most|least)\b", q)
+    wants_amount = (
+        shape.aggregate in ("sum", "avg", "min", "max")
+        or "how much" in q
+        or (
+            numeric
+            and (
+                ranked
+                or re.search(
+                    r"\bhow (many|much) \w+ (were|was|did)\b|\bhours\b", terms.question.lower()
+                )
             )
         )
     )
@@ -246,8 +298,8 @@ def _measure(
         )
         plan.measure = numeric[0]
         plan.require(numeric[0].table, f"holds {numeric[0]}")
-    elif shape.aggregate in ("sum", "avg", "min", "max"):
-        raise CannotAnswer(f"found nothing to {shape.aggregate} in the question")
+    elif shape.aggregate in ("sum", "avg", "min", "max") or "how much" in q:
+        raise CannotAnswer(f"found nothing to {shape.aggregate or 'sum'} in the question")
     elif shape.aggregate == "count" or plan.group_table or plan.group_column:
         plan.aggregate = "count"
 
