@@ -217,6 +217,8 @@ def tied_golds(case: Case, url: str, gold: list[tuple[Any, ...]]) -> list[list[t
     kept = [row[:width] for row in rows[:n] if key(row) != cut]
     ties = [row[:width] for row in rows if key(row) == cut]
     need = n - len(kept)
+    if len(ties) == need:  # nothing else could have been kept
+        return []
     return [kept + list(chosen) for chosen in islice(combinations(ties, need), MAX_TIE_CHOICES)]
 
 

@@ -35,7 +35,8 @@ class QueryPlan:
     anchor: str  # the table whose rows the question is about
     tables: list[str] = field(default_factory=list)  # required, anchor first
     filters: list[Filter] = field(default_factory=list)
-    aggregate: str | None = None  # count, sum, avg, min, max
+    aggregate: str | None = None  # count, sum, avg, min, max, ratio (percent of rows)
+    share_of: Filter | None = None  # with ratio: the condition whose share is asked
     measure: ColumnRef | None = None  # what sum/avg/min/max read; None with count
     group_table: str | None = None  # grouped by this table's labels...
     group_column: ColumnRef | None = None  # ...or by this column

@@ -182,6 +182,10 @@ def _resolve_mention(
     chosen = _in_context(entries, context, layer)
     if chosen.kind == "column" and mention.text.lower() in FILLER_VERBS:
         return  # "which manufacturers make forklifts": a verb, not vehicle.make
+    if _is_filter(chosen, layer) and context and _far(chosen.table, context, layer):
+        # "inspections passed" is not employeeTraining.isPassed, two joins away.
+        out.unresolved.append(mention.text)
+        return
     if chosen.kind == "value":
         ref = ColumnRef(chosen.table, chosen.column)
         op = "!=" if negated else "="
@@ -229,6 +233,23 @@ def _resolve_head_noun(
     out.entities.append((position, chosen[0], f"{word!r}: the {chosen[0]} of the question"))
     out.consumed.add(word)
     out.notes.append(f"{word!r} -> {chosen[0]}")
+
+
+def _is_filter(entry: Entry, layer: SemanticLayer) -> bool:
+    if entry.kind == "value":
+        return True
+    column = layer.tables[entry.table].columns.get(entry.column)
+    return entry.kind == "column" and column is not None and column.data_type == "boolean"
+
+
+def _far(table: str, context: set[str], layer: SemanticLayer) -> bool:
+    """More than one join from every table the question involves."""
+    threshold, hops = settings.SQL_CONFIDENCE_THRESHOLD, settings.SQL_MAX_JOIN_HOPS
+    for other in context:
+        path = shortest_path(layer, table, other, threshold, hops)
+        if table == other or (path is not None and len(path) <= 2):
+            return False
+    return True
 
 
 def _nearest(candidates: list[str], context: set[str], layer: SemanticLayer) -> list[str]:

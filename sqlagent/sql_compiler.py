@@ -115,7 +115,7 @@ def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
         outputs.append(column(plan.group_column))
         group.append(column(plan.group_column))
     if plan.aggregate:
-        if plan.aggregate != "count" and not group:
+        if plan.aggregate not in ("count", "ratio") and not group:
             # "total of overdue invoices": how many rows the total is over, too.
             count = exp.Count(this=exp.Distinct(expressions=[column(key)]))
             outputs.append(exp.Alias(this=count, alias=exp.to_identifier("count", quoted=True)))
@@ -146,6 +146,20 @@ def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
 
 def _aggregate(plan: QueryPlan, key: ColumnRef) -> exp.Expression:
     assert plan.aggregate is not None
+    if plan.aggregate == "ratio":
+        assert plan.share_of is not None
+        matching = exp.Count(
+            this=exp.Distinct(
+                expressions=[exp.If(this=_condition(plan.share_of), true=column(key))]
+            )
+        )
+        every = exp.Count(this=exp.Distinct(expressions=[column(key)]))
+        share = exp.Div(
+            this=exp.Mul(this=exp.Literal.number("100.0"), expression=matching),
+            expression=exp.Nullif(this=every, expression=exp.Literal.number(0)),
+        )
+        value = exp.Round(this=share, decimals=exp.Literal.number(2))
+        return exp.Alias(this=value, alias=exp.to_identifier("percent", quoted=True))
     if plan.aggregate == "count":
         name = "count"
         value: exp.Expression = exp.Count(this=exp.Distinct(expressions=[column(key)]))

@@ -35,7 +35,8 @@ FILLER = frozenset(
     number three five ten different distinct unique logged log done performed issued
     received invoiced raised identified flagged used own hold carry produce appear book
     led signed oversaw made make show give list name names count total sum each per
-    recent latest oldest newest earliest alphabetically order ordered sorted entry record""".split()  # noqa: SIM905
+    recent latest oldest newest earliest alphabetically order ordered sorted entry record
+    percent percentage share proportion ratio""".split()  # noqa: SIM905
 )
 
 
@@ -46,8 +47,8 @@ def check_understood(terms: QuestionTerms, resolved: Resolved) -> None:
         raise CannotAnswer("this is two questions in one; ask them one at a time")
     if re.search(r"\btheir (most recent|latest|last|first|earliest)\b", question):
         raise CannotAnswer("a latest row per group is not compiled without an LLM yet")
-    if terms.shape.ratio:
-        raise CannotAnswer("percentages and shares are not compiled without an LLM yet")
+    if terms.shape.ratio and (terms.shape.group_by or not resolved.filters):
+        raise CannotAnswer("a share needs one condition over the rows, not groups of them")
     # "at least one action item": the joins already keep only rows that have one.
     compared = re.sub(r"\bat least (one|1|a|an)\b", "", question)
     if re.search(r"\b(more|fewer|less) than\b|\bat (least|most)\b", compared):
@@ -94,7 +95,14 @@ def select_tables(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer
     plan.group_table, plan.group_column = group_table, group_column
     if group_table:
         plan.require(group_table, "grouped by")
-    _measure(plan, terms, resolved, layer)
+    if terms.shape.ratio:
+        # "what percentage of completed inspections passed": the last condition named is
+        # the share's; the others choose the rows it is a share of.
+        plan.aggregate = "ratio"
+        plan.share_of = max(resolved.filters, key=lambda f: f[0])[1]
+        plan.filters.remove(plan.share_of)
+    else:
+        _measure(plan, terms, resolved, layer)
     if not plan.aggregate:
         for _, ref in resolved.columns:
             plan.columns.append(ref)
@@ -157,6 +165,10 @@ def _group(
         by_amount and phrase(shape.group_by) in {phrase(c.column) for c in amounts}
     ):
         target = _group_target(shape.group_by, layer, entities)
+        for name, table in layer.tables.items():  # "per payment method": payment.method
+            for column in table.columns:
+                if target == f"{phrase(name)} {phrase(column)}" and not column.endswith("Id"):
+                    return None, ColumnRef(name, column)
         for _, name in entities:
             named = phrase(name) == target or phrase(name).endswith(target)
             if named and (len(entities) > 1 or shape.aggregate):
@@ -191,6 +203,9 @@ def _group_target(words_after: str, layer: SemanticLayer, entities: list[tuple[i
     tokens = phrase(words_after).split()
     names = {phrase(t) for t in layer.tables} | {
         phrase(c) for _, t in entities for c in layer.tables[t].columns
+    }
+    names |= {
+        f"{phrase(t)} {phrase(c)}" for t, table in layer.tables.items() for c in table.columns
     }
     for n in range(len(tokens), 0, -1):
         candidate = " ".join(tokens[:n])
