@@ -223,7 +223,9 @@ def _resolve_head_noun(
     if len(word) < 4:
         return
     candidates = [t for t in layer.tables if phrase(t).split()[-1:] == [word]]
-    if not candidates:
+    # "the site contact on work order X" is workOrder.siteContactName, not another table.
+    in_columns = any(word in phrase(c).split() for t in context for c in layer.tables[t].columns)
+    if not candidates or in_columns:
         return
     by_name = [t for t in candidates if any(phrase(t) == f"{phrase(c)} {word}" for c in context)]
     chosen = by_name if len(by_name) == 1 else _nearest(candidates, context, layer)

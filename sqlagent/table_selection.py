@@ -40,7 +40,14 @@ FILLER = frozenset(
 )
 
 
-def check_understood(terms: QuestionTerms, resolved: Resolved) -> None:
+def _qualifiers(resolved: Resolved, layer: SemanticLayer) -> set[str]:
+    """Words of the column names of the tables involved: "billing" in "the billing e-mail
+    address" of a customer whose columns say billing qualifies and changes nothing."""
+    tables = set(resolved.tables()) | {ref.table for _, ref in resolved.columns}
+    return {w for t in tables for c in layer.tables[t].columns for w in phrase(c).split()}
+
+
+def check_understood(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer) -> None:
     """Decline rather than drop a word or a shape the SQL would have to honour."""
     question = terms.question.lower()
     if re.search(r"\band (who|which|what|how|when|where)\b", question):
@@ -59,6 +66,7 @@ def check_understood(terms: QuestionTerms, resolved: Resolved) -> None:
         for w in terms.unknown
         if w not in FILLER and w not in resolved.consumed and not (dated and _date_verb(w))
     ] + resolved.unresolved
+    unknown = [w for w in unknown if w not in _qualifiers(resolved, layer)]
     if unknown:
         listed = ", ".join(repr(w) for w in dict.fromkeys(unknown))
         raise CannotAnswer(f"I do not know what {listed} means in this database")
@@ -80,7 +88,7 @@ def _date_verb(word: str) -> bool:
 
 
 def select_tables(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer) -> QueryPlan:
-    check_understood(terms, resolved)
+    check_understood(terms, resolved, layer)
     entities = [(pos, table) for pos, table, _ in sorted(resolved.entities)]
     group_table, group_column = _group(terms, resolved, layer, entities)
     anchor = _anchor(terms, resolved, entities, group_table)

@@ -46,6 +46,9 @@ def phrase(text: str) -> str:
     return " ".join(words(text))
 
 
+_SHAPE_WORDS = frozenset({"per", "each", "by"})
+
+
 @dataclass(frozen=True)
 class Entry:
     """One thing a phrase can mean."""
@@ -78,6 +81,8 @@ def _column_phrases(column: str) -> list[str]:
     for prefix in ("is ", "has ", "requires "):
         if base.startswith(prefix):
             found.append(base[len(prefix) :])
+    if base == "email":
+        found += ["email address", "e mail", "e mail address"]
     if base.startswith("is ") and " " not in base[3:]:
         # "inactive", "unapproved": resolution reads the prefix as a negation.
         found += [f"in{base[3:]}", f"un{base[3:]}"]
@@ -115,7 +120,11 @@ def vocabulary(layer: SemanticLayer, values: tuple[tuple[str, str, str], ...] = 
             )
     for table_name, column, value in values:
         key = phrase(value)
-        if key and key not in _STOP and not key.isdigit():
-            entries[key].append(Entry("value", table=table_name, column=column, value=value))
+        if not key or key in _STOP or key.isdigit() or key.split()[0] in _SHAPE_WORDS:
+            continue  # "per_work_order" would swallow "per work order type"
+        entry = Entry("value", table=table_name, column=column, value=value)
+        entries[key].append(entry)
+        if key.isalpha() and value.islower():  # "passed", "failed" for pass, fail
+            entries[key + ("d" if key.endswith("e") else "ed")].append(entry)
     frozen = {key: tuple(sorted(found, key=lambda e: e.priority)) for key, found in entries.items()}
     return Vocabulary(frozen, max((len(k.split()) for k in frozen), default=1))
