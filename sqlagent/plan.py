@@ -40,6 +40,7 @@ class QueryPlan:
     measure: ColumnRef | None = None  # what sum/avg/min/max read; None with count
     group_table: str | None = None  # grouped by this table's labels...
     group_column: ColumnRef | None = None  # ...or by this column
+    group_period: str | None = None  # ...taken by "month" or "year" (a date column)
     order_by: ColumnRef | None = None  # None with an aggregate: order by the aggregate
     descending: bool = False
     limit: int | None = None

@@ -112,8 +112,9 @@ def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
         outputs += labels
         group += [column(ColumnRef(plan.group_table, table.primary_key or "id")), *labels]
     elif plan.group_column:
-        outputs.append(column(plan.group_column))
-        group.append(column(plan.group_column))
+        grouped = _grouped_value(plan, plan.group_column)
+        outputs.append(grouped)
+        group.append(grouped.this if isinstance(grouped, exp.Alias) else grouped)
     if plan.aggregate:
         if plan.aggregate not in ("count", "ratio") and not group:
             # "total of overdue invoices": how many rows the total is over, too.
@@ -172,6 +173,14 @@ def _aggregate(plan: QueryPlan, key: ColumnRef) -> exp.Expression:
     return exp.Alias(this=value, alias=exp.to_identifier(name, quoted=True))
 
 
+def _grouped_value(plan: QueryPlan, ref: ColumnRef) -> exp.Expression:
+    """The column grouped by, or its month or year ("in which month")."""
+    if plan.group_period is None:
+        return column(ref)
+    period = exp.Month if plan.group_period == "month" else exp.Year
+    return exp.Alias(this=period(this=column(ref)), alias=exp.to_identifier(plan.group_period))
+
+
 def _tie_breakers(table: Table) -> list[exp.Ordered]:
     """Names that identify a row (a name, title or code) break ties; labels that can repeat
     (people's first and last names) give way to the key."""
@@ -194,7 +203,9 @@ def _order(
         if plan.group_table:
             return [ranked, *_tie_breakers(layer.tables[plan.group_table])]
         assert plan.group_column is not None
-        return [ranked, exp.Ordered(this=column(plan.group_column), nulls_first=True)]
+        grouped = _grouped_value(plan, plan.group_column)
+        key = grouped.this if isinstance(grouped, exp.Alias) else grouped
+        return [ranked, exp.Ordered(this=key, nulls_first=True)]
     if plan.order_by:
         return [exp.Ordered(this=column(plan.order_by), desc=plan.descending)]
     if plan.aggregate:

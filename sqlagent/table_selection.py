@@ -36,7 +36,7 @@ FILLER = frozenset(
     received invoiced raised identified flagged used own hold carry produce appear book
     led signed oversaw made make show give list name names count total sum each per
     recent latest oldest newest earliest alphabetically order ordered sorted entry record
-    percent percentage share proportion ratio""".split()  # noqa: SIM905
+    percent percentage share proportion ratio month year""".split()  # noqa: SIM905
 )
 
 
@@ -101,6 +101,11 @@ def select_tables(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer
         plan.filters.append(found)
         plan.require(found.columns[0].table, found.reason)
     plan.group_table, plan.group_column = group_table, group_column
+    period = re.search(r"\b(?:which|each|per|by|every) (month|year)\b", terms.question.lower())
+    if period and not (group_table or group_column):
+        # "in which month of 2025 were the most work orders scheduled"
+        plan.group_period = period.group(1)
+        plan.group_column = _date_column(plan, terms, layer)
     if group_table:
         plan.require(group_table, "grouped by")
     if terms.shape.ratio:
@@ -173,6 +178,11 @@ def _group(
         by_amount and phrase(shape.group_by) in {phrase(c.column) for c in amounts}
     ):
         target = _group_target(shape.group_by, layer, entities)
+        for term in layer.terms:  # "per application role": a term naming a table
+            if target in {phrase(n) for n in (term.name, *term.synonyms)}:
+                structural = [r for r in term.resolutions if r.match_type == "structural"]
+                if structural and structural[0].tables[0] in layer.tables:
+                    return structural[0].tables[0], None
         for name, table in layer.tables.items():  # "per payment method": payment.method
             for column in table.columns:
                 if target == f"{phrase(name)} {phrase(column)}" and not column.endswith("Id"):
@@ -381,8 +391,10 @@ def _order(plan: QueryPlan, terms: QuestionTerms, resolved: Resolved, layer: Sem
     shape = terms.shape
     q = terms.question.lower()
     if plan.aggregate and (plan.group_table or plan.group_column):
-        if shape.descending is not None or shape.top_n:
-            plan.descending = shape.descending is not False
+        superlative = re.search(r"\b(most|least|fewest)\b", q)
+        if shape.descending is not None or shape.top_n or superlative:
+            least = superlative and superlative.group(1) != "most"
+            plan.descending = shape.descending is not False and not least
             plan.limit = shape.top_n or (1 if re.search(r"\b(most|least)\b", q) else None)
         return
     if plan.aggregate:

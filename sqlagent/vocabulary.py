@@ -122,6 +122,8 @@ def vocabulary(layer: SemanticLayer, values: tuple[tuple[str, str, str], ...] = 
         key = phrase(value)
         if not key or key in _STOP or key.isdigit() or key.split()[0] in _SHAPE_WORDS:
             continue  # "per_work_order" would swallow "per work order type"
+        if "_" in value and len(key.split()) >= 3:
+            continue  # an identifier ("work_order_scheduled"), not a word people say
         entry = Entry("value", table=table_name, column=column, value=value)
         entries[key].append(entry)
         if key.isalpha() and value.islower():  # "passed", "failed" for pass, fail
