@@ -17,7 +17,11 @@ from sqlagent.value_index import ValueIndex
 from sqlagent.vocabulary import vocabulary
 
 VALUES = ValueIndex(
-    values=(("workOrder", "status", "completed"), ("branch", "name", "Denver")),
+    values=(
+        ("workOrder", "status", "completed"),
+        ("workOrder", "status", "scheduled"),
+        ("branch", "name", "Denver"),
+    ),
     codes=(("workOrder", "workOrderNumber", r"WO\-\d{6}"),),
 )
 
@@ -39,10 +43,23 @@ def test_count_with_a_flag(warehouse_layer: SemanticLayer) -> None:
 
 
 def test_enumeration_value_and_date_range(warehouse_layer: SemanticLayer) -> None:
-    sql = _sql("How many work orders were completed in 2025?", warehouse_layer)
+    sql = _sql("How many work orders were completed in Denver?", warehouse_layer)
     assert "`workOrder`.`status` = 'completed'" in sql
-    assert "`workOrder`.`completedAt` >= '2025-01-01'" in sql
-    assert "`workOrder`.`completedAt` < '2026-01-01'" in sql
+    assert "`branch`.`name` = 'Denver'" in sql
+
+
+def test_a_verb_dates_the_range_and_is_not_also_a_status(warehouse_layer: SemanticLayer) -> None:
+    # "scheduled in 2026" is the work scheduled to start then, not work still "scheduled".
+    sql = _sql("How many work orders were scheduled in 2026?", warehouse_layer)
+    assert "`workOrder`.`scheduledStart` >= '2026-01-01'" in sql
+    assert "`workOrder`.`scheduledStart` < '2027-01-01'" in sql
+    assert "status" not in sql
+
+
+def test_a_share_in_percent_counts_each_row_once(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("What percentage of work orders were completed?", warehouse_layer)
+    assert "100.0 * COUNT(DISTINCT IF(`workOrder`.`status` = 'completed'" in sql
+    assert "NULLIF(COUNT(DISTINCT `workOrder`.`id`), 0)" in sql
 
 
 def test_a_code_identifies_its_row(warehouse_layer: SemanticLayer) -> None:
@@ -60,7 +77,8 @@ def test_group_by_a_table_counts_distinct_rows(warehouse_layer: SemanticLayer) -
 @pytest.mark.parametrize(
     ("question", "reason"),
     [
-        ("What percentage of quotes were accepted?", "percentages"),
+        ("What percentage of work orders per branch were completed?", "share"),
+        ("What work time types are there and which of them count as overtime?", "two questions"),
         ("How many employees have left the company?", "'left'"),
         ("How many customers have more than 40 work orders?", "comparisons"),
         ("How many unicorns are there?", "'unicorn'"),
