@@ -222,6 +222,11 @@ def _resolve_head_noun(
     by name (workOrder + type) or as the nearest through the joins."""
     if len(word) < 4:
         return
+    for stem in (word[:-2], word[:-1]) if word.endswith("ed") else ():
+        if stem in layer.tables and not out.entities:  # "the amount invoiced": invoice
+            position = next(i for i, t in enumerate(terms.tokens) if t.norm == word)
+            out.entities.append((position, stem, f"{word!r}: {stem} rows"))
+            return
     candidates = [t for t in layer.tables if phrase(t).split()[-1:] == [word]]
     # "the site contact on work order X" is workOrder.siteContactName, not another table.
     in_columns = any(word in phrase(c).split() for t in context for c in layer.tables[t].columns)

@@ -36,7 +36,7 @@ FILLER = frozenset(
     received invoiced raised identified flagged used own hold carry produce appear book
     led signed oversaw made make show give list name names count total sum each per
     recent latest oldest newest earliest alphabetically order ordered sorted entry record
-    percent percentage share proportion ratio month year""".split()  # noqa: SIM905
+    percent percentage share proportion ratio month year amount""".split()  # noqa: SIM905
 )
 
 
@@ -239,7 +239,7 @@ def _referenced(layer: SemanticLayer, table: str, column: str) -> str | None:
     return None
 
 
-AGGREGATE_WORDS = frozenset({"total", "sum", "average", "count", "number", "mean"})
+AGGREGATE_WORDS = frozenset({"total", "sum", "average", "count", "number", "mean", "amount"})
 
 
 def _amount_columns(
