@@ -20,7 +20,7 @@ from core.providers.llm import llm_configured
 from registries.models import DataSource
 from registries.semantic_layer import SemanticLayer
 from registries.semantic_layer_loader import load_semantic_layer
-from sqlagent import correction, finalize, loosening
+from sqlagent import correction, finalize, loosening, sql_generation
 from sqlagent.answer import Attempt, EventSink, SqlAnswer, StepClock, Turn
 from sqlagent.data_scope import scope_for
 from sqlagent.execution import ExecutionError, ExecutionResult, execute_read, with_row_limit
@@ -148,20 +148,25 @@ def _generate(
 ) -> exp.Expression:
     with clock.step("generation", generator="llm" if use_llm else "compiler") as out:
         if use_llm:
-            from sqlagent import sql_generation
-
-            generated = sql_generation.generate_sql(
-                question=question,
-                layer=target.layer,
-                tables=sql_generation.tables_in_context(
-                    planned.plan, planned.resolved, target.layer
-                ),
-                plan=planned.plan,
-                history=history,
-            )
-            answer.generator = "llm"
-            out["usage"] = generated.usage
-            return sql_generation.parse_generated(generated.sql, target.layer)
+            try:
+                generated = sql_generation.generate_sql(
+                    question=question,
+                    layer=target.layer,
+                    tables=sql_generation.tables_in_context(
+                        planned.plan, planned.resolved, target.layer, question=question
+                    ),
+                    plan=planned.plan,
+                    history=history,
+                )
+            except sql_generation.LLMUnavailable as error:
+                if planned.plan is None:
+                    raise
+                # The model is down, the plan is not: answer from the compiled plan.
+                out["llm_unavailable"] = str(error)
+            else:
+                answer.generator = "llm"
+                out["usage"] = generated.usage
+                return sql_generation.parse_generated(generated.sql, target.layer)
         assert planned.plan is not None
         answer.generator = "compiler"
         return compile_plan(planned.plan, target.layer)
@@ -200,9 +205,10 @@ def _run_with_corrections(
     use_llm: bool,
 ) -> ExecutionResult | None:
     """Run the SQL; on a validation or execution error, correct and retry a few times."""
+    repaired_by: str | None = None
     for attempt in range(settings.SQL_CORRECTION_MAX_ATTEMPTS + 1):
         sql = statement.sql(dialect=target.layer.dialect, identify=True)
-        current = Attempt(sql=sql, repaired_by=answer.attempts[-1].repaired_by if attempt else None)
+        current = Attempt(sql=sql, repaired_by=repaired_by)
         answer.attempts.append(current)
         try:
             sql = _prepare(statement, target, clock)
@@ -233,10 +239,13 @@ def _run_with_corrections(
                 return None
             current.error = str(error)
             break
+        except CannotAnswer as error:  # the LLM could not be reached for the correction
+            current.error = f"{current.error}; {error}"
+            break
         if repaired is None:
             break
         statement = repaired.statement
-        answer.attempts[-1].repaired_by = repaired.repaired_by
+        repaired_by = repaired.repaired_by
     answer.reason = answer.reason or f"the SQL still failed after corrections: {current.error}"
     return None
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from registries.semantic_layer import SemanticLayer
+from sqlagent import sql_generation
 from sqlagent.answer import Attempt
 from sqlagent.plan import QueryPlan
 
@@ -39,8 +40,6 @@ def correct(
         return fixed
     if not use_llm:
         return None
-    from sqlagent import sql_generation
-
     generated = sql_generation.correct_sql(
         question=question,
         layer=layer,

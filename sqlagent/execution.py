@@ -30,6 +30,10 @@ class ExecutionError(Exception):
     """The database refused the statement; the message is the database's own."""
 
 
+class WarehouseUnavailable(Exception):
+    """The database cannot be reached: a service is down, not a fault of the question."""
+
+
 def with_row_limit(statement: exp.Expression, max_rows: int) -> exp.Expression:
     """Ask for one row more than shown, to know whether the result was cut."""
     if isinstance(statement, exp.Query) and not isinstance(statement, exp.Select):
@@ -44,6 +48,13 @@ def with_row_limit(statement: exp.Expression, max_rows: int) -> exp.Expression:
 
 def open_connection(url: str, *, agent: bool, scope: Scope) -> Any:
     """The agent's login with key and scope, or a read-only session on another source."""
+    try:
+        return _connect(url, agent=agent, scope=scope)
+    except Exception as error:  # each driver has its own error classes
+        raise WarehouseUnavailable(f"the database is not reachable: {error}") from error
+
+
+def _connect(url: str, *, agent: bool, scope: Scope) -> Any:
     if agent:
         return connect_agent(
             url,

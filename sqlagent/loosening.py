@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from sqlglot import exp
 
 from registries.semantic_layer import SemanticLayer
+from sqlagent import sql_generation
 from sqlagent.plan import Filter, QueryPlan
 from sqlagent.sql_compiler import compile_plan
 
@@ -28,8 +29,6 @@ def loosen(
     if generator == "compiler" and plan is not None:
         return _loosen_plan(plan, layer)
     if generator == "llm":
-        from sqlagent import sql_generation
-
         generated = sql_generation.loosen_sql(question=question, layer=layer, sql=sql, plan=plan)
         if generated is None:
             return None

@@ -159,8 +159,8 @@ def _aggregate(plan: QueryPlan, key: ColumnRef) -> exp.Expression:
             this=exp.Mul(this=exp.Literal.number("100.0"), expression=matching),
             expression=exp.Nullif(this=every, expression=exp.Literal.number(0)),
         )
-        value = exp.Round(this=share, decimals=exp.Literal.number(2))
-        return exp.Alias(this=value, alias=exp.to_identifier("percent", quoted=True))
+        percent = exp.Round(this=share, decimals=exp.Literal.number(2))
+        return exp.Alias(this=percent, alias=exp.to_identifier("percent", quoted=True))
     if plan.aggregate == "count":
         name = "count"
         value: exp.Expression = exp.Count(this=exp.Distinct(expressions=[column(key)]))

@@ -12,7 +12,7 @@ from sqlagent.join_paths import NoJoinPath, plan_joins
 from sqlagent.plan import CannotAnswer, ColumnRef, Filter, QueryPlan
 from sqlagent.question_terms import QuestionTerms
 from sqlagent.resolution import Resolved
-from sqlagent.vocabulary import phrase, words
+from sqlagent.vocabulary import phrase
 
 NUMERIC = ("integer", "decimal")
 DATES = ("date", "datetime")
@@ -203,8 +203,8 @@ def _group(
                     if referenced:
                         return referenced, None
         raise CannotAnswer(f"cannot tell what to group by: {shape.group_by!r}")
-    named = entities + _filter_tables(resolved) + [(p, c.table) for p, c in resolved.columns]
-    involved = list(dict.fromkeys(t for _, t in sorted(named)))
+    mentioned = entities + _filter_tables(resolved) + [(p, c.table) for p, c in resolved.columns]
+    involved = list(dict.fromkeys(t for _, t in sorted(mentioned)))
     if by_amount and amounts and len(involved) >= 2:
         return involved[0], None  # "which parts were used most, by quantity"
     if superlative and len(involved) >= 2:
@@ -276,9 +276,9 @@ def _neighbours(tables: list[str], layer: SemanticLayer) -> list[str]:
     touching: dict[str, set[str]] = {}
     for rel in layer.relationships:
         for table, other in ((rel.from_table, rel.to_table), (rel.to_table, rel.from_table)):
-            if table in tables and other not in tables and other in layer.tables:
-                if layer.tables[other].role not in NEVER_BRIDGE_ROLES:
-                    touching.setdefault(other, set()).add(table)
+            near = table in tables and other not in tables and other in layer.tables
+            if near and layer.tables[other].role not in NEVER_BRIDGE_ROLES:
+                touching.setdefault(other, set()).add(table)
     most = max((len(v) for v in touching.values()), default=0)
     return sorted(t for t, v in touching.items() if len(v) == most)
 

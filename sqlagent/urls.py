@@ -1,3 +1,9 @@
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from . import api
+
+app_name = "sqlagent"
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("sql/ask", api.AskView.as_view(), name="ask"),
+]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import sqlglot
 from sqlglot import exp
-from sqlglot.errors import ParseError
+from sqlglot.errors import ParseError, TokenError
 from sqlglot.optimizer.scope import Scope, traverse_scope
 
 from registries.semantic_layer import SemanticLayer
@@ -75,7 +75,7 @@ def parse_single_read(sql: str, dialect: str) -> exp.Expression:
     try:
         parsed = sqlglot.parse(sql, read=dialect)
         statements = [s for s in parsed if isinstance(s, exp.Expression)]
-    except ParseError as error:
+    except (ParseError, TokenError) as error:
         raise SQLValidationError([Issue("syntax", f"SQL does not parse: {error}")]) from error
     statements = [s for s in statements if not isinstance(s, exp.Semicolon)]
     if len(statements) != 1:
@@ -122,7 +122,8 @@ def _table_issues(statement: exp.Expression, schema: ExecutableSchema) -> Iterab
         if not name or name in cte_names:
             continue
         if table.args.get("db") or table.args.get("catalog"):
-            yield Issue("unknown_table", f"table {table.sql()} is outside the warehouse schema")
+            # Another schema or database is a way around the secure views: refused outright.
+            yield Issue("forbidden", f"table {table.sql()} is outside the warehouse schema")
         elif name in schema.hidden:
             yield Issue(
                 "unknown_table",

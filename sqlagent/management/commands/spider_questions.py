@@ -1,0 +1,71 @@
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from registries.datasets import BUSINESS_SPIDER_DBS, datasets_dir
+
+
+class Command(BaseCommand):
+    help = (
+        "Write Spider train questions as an eval_sql question set (JSONL with question, sql "
+        "and db), read from the shared datasets folder; --chinook writes the Chinook ones."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--out", type=Path, required=True, help="the JSONL file to write")
+        parser.add_argument("--dbs", nargs="+", default=[], help="Spider database names")
+        parser.add_argument("--business", action="store_true", help=", ".join(BUSINESS_SPIDER_DBS))
+        parser.add_argument(
+            "--chinook",
+            action="store_true",
+            help="the Spider questions on Chinook (chinook_1) instead, without a db (ask them with "
+            "eval_sql --warehouse URL-of-chinook)",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["chinook"]:
+            lines = self._chinook()
+        else:
+            names = list(options["dbs"]) + (
+                list(BUSINESS_SPIDER_DBS) if options["business"] else []
+            )
+            if not names:
+                raise CommandError("name Spider databases with --dbs, or pass --business")
+            lines = self._spider(list(dict.fromkeys(names)))
+        options["out"].write_text("".join(json.dumps(line) + "\n" for line in lines))
+        self.stdout.write(f"{len(lines)} questions written to {options['out']}")
+
+    def _chinook(self) -> list[dict[str, str]]:
+        path = datasets_dir() / "chinook" / "spider_train_chinook_questions.json"
+        try:
+            items = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise CommandError(f"cannot read {path}: {error}") from error
+        # The file also holds store_1 (Spider's own copy of Chinook, with other table names):
+        # only chinook_1's questions run on the Chinook database itself.
+        return [
+            {"question": item["question"], "sql": item["sql"]}
+            for item in items
+            if item.get("db") == "chinook_1"
+        ]
+
+    def _spider(self, names: list[str]) -> list[dict[str, str]]:
+        path = datasets_dir() / "spider_train" / "train_queries.csv"
+        try:
+            with path.open(newline="", encoding="utf-8") as handle:
+                rows = list(csv.DictReader(handle))
+        except OSError as error:
+            raise CommandError(f"cannot read {path}: {error}") from error
+        known = {row["database"] for row in rows}
+        missing = [name for name in names if name not in known]
+        if missing:
+            raise CommandError(f"no Spider questions for: {', '.join(missing)}")
+        wanted = set(names)
+        return [
+            {"question": row["question"], "sql": row["sql"], "db": row["database"]}
+            for row in rows
+            if row["database"] in wanted
+        ]
