@@ -281,6 +281,8 @@ RETRIEVAL_SECTION_WEIGHT = env.float("RETRIEVAL_SECTION_WEIGHT", default=0.6)
 # Expertise"), and at most this many sections feed one routed question.
 RETRIEVAL_SECTION_TYPE_WEIGHT = env.float("RETRIEVAL_SECTION_TYPE_WEIGHT", default=0.9)
 RETRIEVAL_SECTION_MAX_SECTIONS = env.int("RETRIEVAL_SECTION_MAX_SECTIONS", default=50)
+# Row cap appended to a generated knowledge-graph query that has no LIMIT of its own.
+RETRIEVAL_GRAPH_QUERY_LIMIT = env.int("RETRIEVAL_GRAPH_QUERY_LIMIT", default=50)
 
 # sqlagent (names follow the original SQL agent's settings)
 SQL_CONFIDENCE_THRESHOLD = env.float("SQL_CONFIDENCE_THRESHOLD", default=0.7)

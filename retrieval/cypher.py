@@ -30,3 +30,48 @@ RETURN from_id, e.id AS entity_id, e.name AS entity, ids
 """
 
 # --- graph: entities, relations, sections and knowledge-graph questions -------------------
+# Entity-to-entity relations one hop from the frontier, either direction, stated by a
+# readable document (every relation carries the id of the document that states it).
+ENTITY_RELATIONS_STEP: LiteralString = """
+MATCH (a:Entity)-[r]-(b:Entity)
+WHERE a.id IN $ids AND type(r) IN $types AND r.document_id IN $documents
+RETURN a.id AS from_id, b.id AS to_id, b.name AS name, b.type AS type, type(r) AS relationship,
+       startNode(r).id AS start_id, properties(r) AS properties
+LIMIT $limit
+"""
+# The relation types that exist, for the generated-query schema and for validation.
+GRAPH_RELATIONSHIP_TYPES: LiteralString = """
+MATCH ()-[r]->() RETURN DISTINCT type(r) AS type
+"""
+GRAPH_LABELS: LiteralString = """
+MATCH (n) UNWIND labels(n) AS label RETURN DISTINCT label
+"""
+# Direct edges between two grounded entities, readable statements only.
+DIRECT_EDGES: LiteralString = """
+MATCH (a:Entity {id: $a})-[r]-(b:Entity {id: $b})
+WHERE r.document_id IN $documents
+RETURN a.id AS from_id, b.id AS to_id, type(r) AS relationship, startNode(r).id AS start_id,
+       properties(r) AS properties
+"""
+# Chunks of readable collections that mention both entities.
+CO_MENTIONS: LiteralString = """
+MATCH (a:Entity {id: $a})<-[:MENTIONS]-(c:Chunk)-[:MENTIONS]->(b:Entity {id: $b})
+WHERE c.collection_id IN $collections
+RETURN c.id AS chunk_id
+LIMIT $limit
+"""
+# The readable neighbourhood of one entity: relations stated by readable documents, and
+# entities mentioned beside it in readable chunks.
+NEIGHBOURHOOD_RELATIONS: LiteralString = """
+MATCH (a:Entity {id: $id})-[r]-(b:Entity)
+WHERE r.document_id IN $documents
+RETURN a.id AS from_id, b.id AS to_id, b.name AS name, b.type AS type, type(r) AS relationship,
+       startNode(r).id AS start_id, properties(r) AS properties
+LIMIT $limit
+"""
+NEIGHBOURHOOD_MENTIONS: LiteralString = """
+MATCH (a:Entity {id: $id})<-[:MENTIONS]-(c:Chunk)-[:MENTIONS]->(b:Entity)
+WHERE c.collection_id IN $collections AND b.id <> a.id
+RETURN b.id AS id, b.name AS name, b.type AS type, collect(DISTINCT c.id) AS chunk_ids
+LIMIT $limit
+"""

@@ -1,0 +1,1 @@
+"""Retrieval quality over question sets: metrics, configurations, question files."""

@@ -1,0 +1,7 @@
+"""Hybrid GraphRAG search: keyword and vector search in parallel, graph expansion,
+re-ranking into one hybrid score; see docs/retrieval.md."""
+
+from .params import SearchError, SearchParams
+from .pipeline import SearchOutcome, graphrag_search
+
+__all__ = ["SearchError", "SearchOutcome", "SearchParams", "graphrag_search"]
