@@ -6,6 +6,7 @@ by) the step raises CannotAnswer with the reason instead of guessing.
 """
 
 import re
+from functools import lru_cache
 
 from registries.semantic_layer import NEVER_BRIDGE_ROLES, SemanticLayer, Table
 from sqlagent.join_paths import NoJoinPath, plan_joins
@@ -183,10 +184,9 @@ def _group(
                 structural = [r for r in term.resolutions if r.match_type == "structural"]
                 if structural and structural[0].tables[0] in layer.tables:
                     return structural[0].tables[0], None
-        for name, table in layer.tables.items():  # "per payment method": payment.method
-            for column in table.columns:
-                if target == f"{phrase(name)} {phrase(column)}" and not column.endswith("Id"):
-                    return None, ColumnRef(name, column)
+        qualified = _qualified_columns(layer).get(target)  # "per payment method"
+        if qualified is not None:
+            return None, qualified
         for _, name in entities:
             named = phrase(name) == target or phrase(name).endswith(target)
             if named and (len(entities) > 1 or shape.aggregate):
@@ -216,15 +216,24 @@ def _filter_tables(resolved: Resolved) -> list[tuple[int, str]]:
     return [(pos, f.columns[0].table) for pos, f in resolved.filters]
 
 
+@lru_cache(maxsize=16)
+def _qualified_columns(layer: SemanticLayer) -> dict[str, ColumnRef]:
+    """ "payment method" -> payment.method, for every column but keys; once per layer."""
+    return {
+        f"{phrase(name)} {phrase(column)}": ColumnRef(name, column)
+        for name, table in layer.tables.items()
+        for column in table.columns
+        if not column.endswith("Id")
+    }
+
+
 def _group_target(words_after: str, layer: SemanticLayer, entities: list[tuple[int, str]]) -> str:
     """The longest start of the words after "per"/"each" that names a table or column."""
     tokens = phrase(words_after).split()
     names = {phrase(t) for t in layer.tables} | {
         phrase(c) for _, t in entities for c in layer.tables[t].columns
     }
-    names |= {
-        f"{phrase(t)} {phrase(c)}" for t, table in layer.tables.items() for c in table.columns
-    }
+    names |= set(_qualified_columns(layer))
     for n in range(len(tokens), 0, -1):
         candidate = " ".join(tokens[:n])
         if candidate in names:

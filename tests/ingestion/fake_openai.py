@@ -9,7 +9,10 @@ from typing import Any
 
 
 class FakeOpenAI:
-    def __init__(self, answer: Callable[[str], str]) -> None:
+    """`answer(prompt)` gives the reply. The prompt is the request's last message, or every
+    message joined with `whole_request` (to check that no part of a prompt holds a value)."""
+
+    def __init__(self, answer: Callable[[str], str], *, whole_request: bool = False) -> None:
         self.answer = answer
         self.prompts: list[str] = []
         fake = self
@@ -51,7 +54,8 @@ class FakeOpenAI:
                 if not self.path.endswith("/chat/completions"):
                     self._send(404, {"error": {"message": "not found"}})
                     return
-                prompt = request["messages"][-1]["content"]
+                messages = request["messages"] if whole_request else request["messages"][-1:]
+                prompt = "\n\n".join(m["content"] for m in messages)
                 fake.prompts.append(prompt)
                 content = fake.answer(prompt)
                 self._send(

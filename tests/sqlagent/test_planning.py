@@ -21,6 +21,8 @@ VALUES = ValueIndex(
         ("workOrder", "status", "completed"),
         ("workOrder", "status", "scheduled"),
         ("branch", "name", "Denver"),
+        ("customerLocation", "state", "AZ"),
+        ("customer", "name", "Lighthouse Power LLC"),
     ),
     codes=(("workOrder", "workOrderNumber", r"WO\-\d{6}"),),
 )
@@ -72,6 +74,41 @@ def test_group_by_a_table_counts_distinct_rows(warehouse_layer: SemanticLayer) -
     sql = _sql("How many employees are there in each branch?", warehouse_layer)
     assert "GROUP BY `branch`.`id`" in sql
     assert "COUNT(DISTINCT `employee`.`id`)" in sql
+
+
+def test_a_role_named_key_fixes_the_join(warehouse_layer: SemanticLayer) -> None:
+    # workOrder -> employee has several keys; "account manager" names customer's.
+    sql = _sql("Who is the account manager of Lighthouse Power LLC?", warehouse_layer)
+    assert "`customer`.`accountManagerId` = `employee`.`id`" in sql
+    assert "`customer`.`name` = 'Lighthouse Power LLC'" in sql
+
+
+def test_a_word_ending_a_table_name_is_that_table(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many work orders of each type were scheduled in 2026?", warehouse_layer)
+    assert "GROUP BY `workOrderType`.`id`" in sql
+
+
+def test_negated_flags_and_state_names(warehouse_layer: SemanticLayer) -> None:
+    assert "`branch`.`isActive` = FALSE" in _sql(
+        "Which branches are no longer active?", warehouse_layer
+    )
+    assert "`customer`.`isActive` = FALSE" in _sql(
+        "How many customers are inactive?", warehouse_layer
+    )
+    located = _sql("How many customer locations are in Arizona?", warehouse_layer)
+    assert "`customerLocation`.`state` = 'AZ'" in located
+
+
+def test_group_by_month_of_a_date(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("In which month of 2025 were the most work orders scheduled?", warehouse_layer)
+    assert "GROUP BY MONTH(`workOrder`.`scheduledStart`)" in sql
+    assert sql.endswith("LIMIT 1")
+
+
+def test_a_measure_is_named_by_its_word(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How much was received per payment method in 2026?", warehouse_layer)
+    assert "SUM(`payment`.`amount`)" in sql
+    assert "GROUP BY `payment`.`method`" in sql
 
 
 @pytest.mark.parametrize(
