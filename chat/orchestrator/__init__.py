@@ -1,0 +1,1 @@
+"""The orchestrator: JSON workflows whose nodes call tools, routing, memory and answers."""

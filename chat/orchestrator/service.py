@@ -1,0 +1,142 @@
+"""The orchestrator's entry point: a question in, a stream of events out.
+
+The question runs through a workflow (ORCHESTRATOR_CHAT_WORKFLOW, a JSON graph) whose nodes
+stream their own events (route_decision, tool_start/tool_end, token, sources, table) through
+the run context; this module adds the closing `complete` (the answer, figures and trace) or
+`error`, and cancels the run when the consumer stops listening.
+"""
+
+import asyncio
+import dataclasses
+import logging
+import time
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from django.conf import settings
+
+from chat.orchestrator.context import RunContext, Turn, queue_emitter
+from chat.orchestrator.events import Event
+
+logger = logging.getLogger(__name__)
+
+
+class QuestionRejected(ValueError):
+    """A question that cannot be asked as it is (empty, too long)."""
+
+
+def check_question(question: str) -> str:
+    question = question.strip()
+    if not question:
+        raise QuestionRejected("The question is empty.")
+    if len(question) > settings.CHAT_MAX_MESSAGE_CHARS:
+        raise QuestionRejected(
+            f"The question is {len(question)} characters long; the limit is "
+            f"{settings.CHAT_MAX_MESSAGE_CHARS}."
+        )
+    return question
+
+
+async def answer_question(
+    question: str,
+    *,
+    user: Any,
+    history: Sequence[Turn] = (),
+    attachments: Sequence[str] = (),
+    session_id: str | None = None,
+    workflow: str | None = None,
+) -> AsyncIterator[Event]:
+    """Yield the events of answering `question` for `user`; the last one is `complete` or
+    `error`. Closing the generator cancels the work in flight."""
+    started = time.perf_counter()
+    try:
+        question = check_question(question)
+    except QuestionRejected as error:
+        yield Event("error", {"message": str(error), "code": "bad_request"})
+        return
+    queue: asyncio.Queue[Event] = asyncio.Queue()
+    ctx = RunContext(
+        user=user,
+        question=question,
+        history=list(history)[-settings.MAX_CONVERSATION_MESSAGES :],
+        attachments=list(attachments),
+        session_id=session_id,
+        emit=queue_emitter(queue),
+    )
+    run = asyncio.create_task(_run(workflow or settings.ORCHESTRATOR_CHAT_WORKFLOW, ctx))
+    tokens = 0
+    first_token_ms: float | None = None
+    try:
+        while True:
+            getter = asyncio.ensure_future(queue.get())
+            done, _ = await asyncio.wait({getter, run}, return_when=asyncio.FIRST_COMPLETED)
+            if getter in done:
+                event = getter.result()
+                if event.name == "token":
+                    tokens += 1
+                    if first_token_ms is None:
+                        first_token_ms = _ms_since(started)
+                yield event
+                continue
+            getter.cancel()
+            while not queue.empty():  # events sent just before the run ended
+                event = queue.get_nowait()
+                tokens += event.name == "token"
+                yield event
+            break
+        outcome = run.result()
+    except asyncio.CancelledError:
+        raise
+    except Exception as error:
+        logger.exception("the orchestrator failed on a question")
+        yield _error_event(error)
+        return
+    finally:
+        if not run.done():
+            run.cancel()
+    stats = {
+        "latency_ms": _ms_since(started),
+        "first_token_ms": first_token_ms,
+        "tokens": tokens,
+        "steps": outcome.steps,
+    }
+    answer = outcome.state.get("answer")
+    if not isinstance(answer, dict) or "content" not in answer:
+        reason = outcome.stopped_reason or "the workflow ended without an answer"
+        yield Event("error", {"message": f"No answer: {reason}.", "code": "internal"})
+        return
+    trace = [_plain(entry) for entry in outcome.trace]
+    yield Event("complete", {"answer": answer, "stats": stats, "trace": trace})
+
+
+async def _run(slug: str, ctx: RunContext) -> Any:
+    from chat.orchestrator.executor import run_workflow
+    from chat.orchestrator.workflow import load_workflow
+
+    spec = await asyncio.to_thread(load_workflow, slug)
+    state: dict[str, Any] = {
+        "question": ctx.question,
+        "history": [dataclasses.asdict(turn) for turn in ctx.history],
+        "attachments": list(ctx.attachments),
+    }
+    return await run_workflow(spec, state, ctx)
+
+
+def _error_event(error: Exception) -> Event:
+    from sqlagent.execution import WarehouseUnavailable
+
+    if isinstance(error, WarehouseUnavailable | ConnectionError):
+        return Event(
+            "error", {"message": "A service the answer needs is down.", "code": "unavailable"}
+        )
+    return Event(
+        "error", {"message": "Something went wrong; nothing was lost.", "code": "internal"}
+    )
+
+
+def _plain(entry: Any) -> Any:
+    return dataclasses.asdict(entry) if dataclasses.is_dataclass(entry) else entry
+
+
+def _ms_since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)
