@@ -1,0 +1,1 @@
+"""Tools the workflow nodes call. Importing this package registers every tool."""
