@@ -20,3 +20,7 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+from chat.warmup import warm_up_in_background  # noqa: E402
+
+warm_up_in_background()

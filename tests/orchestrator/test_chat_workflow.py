@@ -53,10 +53,10 @@ def warehouse(
     for name, value in overrides.items():
         setattr(settings, name, value)
     with django_db_blocker.unblock():
-        source = DataSource.objects.create(
-            name=settings.REGISTRIES_DEFAULT_DATA_SOURCE, url_env="WAREHOUSE_URL",
-            dialect="mysql",
-        )  # fmt: skip
+        source, _ = DataSource.objects.update_or_create(
+            name=settings.REGISTRIES_DEFAULT_DATA_SOURCE,
+            defaults={"url_env": "WAREHOUSE_URL", "dialect": "mysql"},
+        )
         store(source, schema)
         files = [(name, (DEMO_DIR / name).read_text()) for name in DEMO_FILES]
         import_files(source, files, provenance=Provenance.DEMO)
