@@ -6,4 +6,7 @@ app_name = "chat"
 
 urlpatterns = [
     path("", views.index, name="index"),
+    path("c/<uuid:session_id>/", views.conversation, name="conversation"),
+    # Source links open a document at a chunk: /documents/<document_id>/#chunk-<chunk_index>.
+    path("documents/<uuid:document_id>/", views.document, name="document"),
 ]
