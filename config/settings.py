@@ -178,7 +178,12 @@ CACHES = {
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": env.str("CHANNELS_PREFIX", default="asgi")},
+        "CONFIG": {
+            # redis-py's default read timeout (5 s) equals the layer's blocking pop (5 s): an
+            # idle consumer's read could time out first and kill the websocket.
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+            "prefix": env.str("CHANNELS_PREFIX", default="asgi"),
+        },
     }
 }
 
@@ -261,6 +266,8 @@ RETRIEVAL_HIERARCHICAL_EXPANSION_LIMIT = env.int(
 # chunks than RETRIEVAL_ENTITY_MAX_DEGREE are too common to connect anything.
 RETRIEVAL_ENTITY_EXPANSION_LIMIT = env.int("RETRIEVAL_ENTITY_EXPANSION_LIMIT", default=50)
 RETRIEVAL_ENTITY_MAX_DEGREE = env.int("RETRIEVAL_ENTITY_MAX_DEGREE", default=25)
+# Chunks reached through the title bridge: a chunk naming another document by its title.
+RETRIEVAL_TITLE_EXPANSION_LIMIT = env.int("RETRIEVAL_TITLE_EXPANSION_LIMIT", default=50)
 # Candidates each first-stage search fetches, and how many of the best seeds are expanded.
 RETRIEVAL_FETCH_LIMIT = env.int("RETRIEVAL_FETCH_LIMIT", default=100)
 RETRIEVAL_EXPAND_SEEDS = env.int("RETRIEVAL_EXPAND_SEEDS", default=10)
@@ -317,3 +324,29 @@ REGISTRIES_DEFAULT_DATA_SOURCE = env.str("REGISTRIES_DEFAULT_DATA_SOURCE", defau
 DATASETS_DIR = Path(env.str("DATASETS_DIR", default=str(BASE_DIR.parent / "shared" / "datasets")))
 
 # chat
+# Messages of the conversation kept in context for routing, follow-ups and prompts.
+MAX_CONVERSATION_MESSAGES = env.int("MAX_CONVERSATION_MESSAGES", default=20)
+# Longest question accepted; longer ones get a clear 400, nothing is stored.
+CHAT_MAX_MESSAGE_CHARS = env.int("CHAT_MAX_MESSAGE_CHARS", default=4000)
+# Conversations untouched for this many days are deleted by a periodic task (0: never).
+CHAT_RETENTION_DAYS = env.int("CHAT_RETENTION_DAYS", default=90)
+# Bearer token of the backend-for-frontend calling POST /internal/chat/stream (empty: off).
+CHAT_SERVICE_TOKEN = env.str("CHAT_SERVICE_TOKEN", default="")
+# Run by the worker's embedded beat (scripts/run starts the worker with --beat).
+CELERY_BEAT_SCHEDULE = {
+    "chat-delete-stale-sessions": {"task": "chat.delete_stale_sessions", "schedule": 3600.0},
+    "chat-delete-old-uploads": {"task": "chat.delete_old_uploads", "schedule": 3600.0},
+}
+
+# orchestrator
+ORCHESTRATOR_TOOL_TIMEOUT_SECONDS = env.float("ORCHESTRATOR_TOOL_TIMEOUT_SECONDS", default=30.0)
+# Worker threads the tools of all runs share in one process.
+ORCHESTRATOR_TOOL_THREADS = env.int("ORCHESTRATOR_TOOL_THREADS", default=16)
+ORCHESTRATOR_BREAKER_FAILURES = env.int("ORCHESTRATOR_BREAKER_FAILURES", default=3)
+ORCHESTRATOR_BREAKER_OPEN_SECONDS = env.int("ORCHESTRATOR_BREAKER_OPEN_SECONDS", default=60)
+# Redis key prefix of the shared breaker state (tests use their own).
+ORCHESTRATOR_BREAKER_PREFIX = env.str("ORCHESTRATOR_BREAKER_PREFIX", default="switchboard:breaker")
+# The workflow a chat question runs.
+ORCHESTRATOR_CHAT_WORKFLOW = env.str("ORCHESTRATOR_CHAT_WORKFLOW", default="chat")
+# With an LLM configured, routing decisions less confident than this are left to it.
+ORCHESTRATOR_ROUTER_LLM_BELOW = env.float("ORCHESTRATOR_ROUTER_LLM_BELOW", default=0.5)

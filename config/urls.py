@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from chat.sse import chat_stream
 from core.views import healthz
 
 urlpatterns = [
@@ -15,6 +16,8 @@ urlpatterns = [
     path("api/", include("ingestion.urls")),
     path("api/", include("sqlagent.urls")),
     path("api/", include("retrieval.urls")),
+    path("api/chat/", include("chat.api_urls")),
+    path("internal/chat/stream", chat_stream, name="chat-stream"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

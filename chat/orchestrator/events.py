@@ -11,7 +11,7 @@ EVENT_NAMES = (
     "token",  # {channel: "final" | "thinking", content}
     "sources",  # {sources: [{file_name, file_path, section_path, score, snippet, url, ...}]}
     "table",  # {columns, rows, sql, row_count, join_path, chart}
-    "complete",  # {answer: {...}, stats: {...}, trace: [...]}
+    "complete",  # {answer: {...}, stats: {...}, trace: [...], route_decision: {...}}
     "error",  # {message, code}
 )
 

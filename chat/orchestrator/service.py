@@ -66,6 +66,7 @@ async def answer_question(
     run = asyncio.create_task(_run(workflow or settings.ORCHESTRATOR_CHAT_WORKFLOW, ctx))
     tokens = 0
     first_token_ms: float | None = None
+    decision: dict[str, Any] = {}
     try:
         while True:
             getter = asyncio.ensure_future(queue.get())
@@ -76,6 +77,8 @@ async def answer_question(
                     tokens += 1
                     if first_token_ms is None:
                         first_token_ms = _ms_since(started)
+                elif event.name == "route_decision":
+                    decision = event.data
                 yield event
                 continue
             getter.cancel()
@@ -106,7 +109,9 @@ async def answer_question(
         yield Event("error", {"message": f"No answer: {reason}.", "code": "internal"})
         return
     trace = [_plain(entry) for entry in outcome.trace]
-    yield Event("complete", {"answer": answer, "stats": stats, "trace": trace})
+    yield Event(
+        "complete", {"answer": answer, "stats": stats, "trace": trace, "route_decision": decision}
+    )
 
 
 async def _run(slug: str, ctx: RunContext) -> Any:
@@ -135,7 +140,9 @@ def _error_event(error: Exception) -> Event:
 
 
 def _plain(entry: Any) -> Any:
-    return dataclasses.asdict(entry) if dataclasses.is_dataclass(entry) else entry
+    if dataclasses.is_dataclass(entry) and not isinstance(entry, type):
+        return dataclasses.asdict(entry)
+    return entry
 
 
 def _ms_since(started: float) -> float:

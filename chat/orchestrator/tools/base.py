@@ -7,7 +7,9 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -70,29 +72,29 @@ async def call_tool(
     name: str, inputs: dict[str, Any], ctx: RunContext, *, node: str = ""
 ) -> ToolResult:
     tool = get_tool(name)
-    breaker = CircuitBreaker(name)
     ctx.send("tool_start", tool=name, node=node, inputs=_summary(inputs))
     started = time.perf_counter()
-    if tool.uses_breaker and await sync_to_async(breaker.is_open)():
-        result = ToolResult(name, False, error=f"{name} is unavailable for a while after failures")
-    else:
-        result = await _run(tool, inputs, ctx)
-        if tool.uses_breaker:
-            record = breaker.record_success if result.ok else breaker.record_failure
-            await sync_to_async(record)()
+    result = await _run(tool, inputs, ctx)
     result.ms = round((time.perf_counter() - started) * 1000, 1)
     ctx.send("tool_end", tool=name, node=node, ok=result.ok, ms=result.ms, error=result.error)
     return result
 
 
+class _CircuitOpen(ToolError):
+    pass
+
+
 async def _run(tool: Tool, inputs: dict[str, Any], ctx: RunContext) -> ToolResult:
-    timeout = tool.timeout_seconds or settings.ORCHESTRATOR_TOOL_TIMEOUT_SECONDS
+    timeout = _timeout(tool)
+    # One hop to a worker thread for the breaker check, the call and its outcome: the
+    # event loop never waits on Redis or the database, and tools run in parallel.
+    guarded = sync_to_async(_guarded, thread_sensitive=False, executor=_pool())
     try:
-        # thread_sensitive=False: tools may run in parallel (fanout branches).
-        output = await asyncio.wait_for(
-            sync_to_async(_in_worker_thread, thread_sensitive=False)(tool, inputs, ctx), timeout
-        )
+        output = await asyncio.wait_for(guarded(tool, inputs, ctx), timeout)
     except TimeoutError:
+        if tool.uses_breaker:
+            record = sync_to_async(CircuitBreaker(tool.name).record_failure, thread_sensitive=False)
+            await record()
         return ToolResult(tool.name, False, error=f"{tool.name} took longer than {timeout:g} s")
     except ToolError as error:
         return ToolResult(tool.name, False, error=str(error))
@@ -102,13 +104,37 @@ async def _run(tool: Tool, inputs: dict[str, Any], ctx: RunContext) -> ToolResul
     return ToolResult(tool.name, True, output=output)
 
 
-def _in_worker_thread(tool: Tool, inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+def _guarded(tool: Tool, inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+    breaker = CircuitBreaker(tool.name) if tool.uses_breaker else None
+    if breaker is not None and breaker.is_open():
+        raise _CircuitOpen(f"{tool.name} is unavailable for a while after failures")
+    started = time.monotonic()
     try:
-        return tool.run(inputs, ctx)
+        output = tool.run(inputs, ctx)
+    except Exception:
+        if breaker is not None:
+            breaker.record_failure()
+        raise
+    else:
+        # A call that outlived its timeout was already counted a failure by the caller.
+        if breaker is not None and time.monotonic() - started <= _timeout(tool):
+            breaker.record_success()
+        return output
     finally:
         # Worker threads outlive the request: their connections are closed here as a
         # request's would be at its end (kept while CONN_MAX_AGE allows).
         close_old_connections()
+
+
+def _timeout(tool: Tool) -> float:
+    return tool.timeout_seconds or settings.ORCHESTRATOR_TOOL_TIMEOUT_SECONDS
+
+
+@lru_cache(maxsize=1)
+def _pool() -> ThreadPoolExecutor:
+    """The tools' own threads: a quick step never queues behind the default pool's slow
+    calls, and the thread-sensitive thread stays free for the chat's database work."""
+    return ThreadPoolExecutor(settings.ORCHESTRATOR_TOOL_THREADS, thread_name_prefix="tool")
 
 
 def _summary(inputs: dict[str, Any]) -> dict[str, Any]:

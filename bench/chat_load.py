@@ -1,0 +1,277 @@
+"""Load on the chat websocket: N conversations at once against a real server on loopback.
+
+    python bench/chat_load.py [--url http://127.0.0.1:8000] [-n 50] [--username demo]
+
+Without --url it starts daphne itself on a free loopback port with the project's settings
+(`.env`, as `scripts/run` serves) and no LLM, and stops it at the end. The server needs the
+demo data that `scripts/run` loads (the warehouse, its registry, the demo documents and the
+demo user; DEMO_USERNAME / DEMO_PASSWORD as for `manage.py ensure_demo_user`).
+
+Each conversation logs in through the login page (a session cookie of its own), creates a
+chat session through the API, opens /ws/chat/ and asks one question; SQL and document
+questions alternate. A warm-up asks each question once first (the first question of a
+fresh process loads the embedding model; its time is reported apart). Then every
+conversation asks at the same moment and the clock runs from each one's ask: time to the
+first event (`accepted`), to the first orchestrator event, to the first token and to
+`complete`, with p50 / p95 / max and the errors. The sessions it created are deleted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SQL_QUESTIONS = [
+    "How many work orders were completed in 2025?",
+    "How many customers do we have?",
+    "How many invoices were paid in 2025?",
+]
+DOCUMENT_QUESTIONS = [
+    "What does the overtime policy say about weekends?",
+    "How do I report an incident?",
+    "What PPE is required on a job site?",
+]
+MIX = [q for pair in zip(SQL_QUESTIONS, DOCUMENT_QUESTIONS, strict=True) for q in pair]
+LOGINS_AT_ONCE = 4  # password hashing is deliberately slow; logins are not what is measured
+
+
+@dataclass
+class Conversation:
+    question: str
+    cookies: dict[str, str] = field(default_factory=dict)
+    session_id: str = ""
+    first_event: float | None = None
+    first_orchestrator_event: float | None = None
+    first_token: float | None = None
+    complete: float | None = None
+    error: str = ""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def daphne() -> Iterator[str]:
+    port = free_port()
+    env = {**os.environ, "OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", "OPENAI_MODEL": ""}
+    log_path = ROOT / "var" / "bench-chat-daphne.log"
+    log_path.parent.mkdir(exist_ok=True)
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "config.asgi:application"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"daphne did not start; see {log_path}")
+                try:
+                    if httpx.get(f"{url}/accounts/login/", timeout=2).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                time.sleep(0.5)
+            yield url
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+async def log_in(url: str, username: str, password: str) -> dict[str, str]:
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        await http.get("/accounts/login/")
+        response = await http.post(
+            "/accounts/login/",
+            data={
+                "username": username,
+                "password": password,
+                "csrfmiddlewaretoken": http.cookies["csrftoken"],
+            },
+            headers={"Referer": f"{url}/accounts/login/"},
+        )
+        if response.status_code != 302 or "sessionid" not in http.cookies:
+            raise SystemExit(f"could not log in as {username!r} ({response.status_code})")
+        return dict(http.cookies.items())
+
+
+def api(url: str, cookies: dict[str, str]) -> httpx.AsyncClient:
+    return httpx.AsyncClient(
+        base_url=url, cookies=cookies, headers={"X-CSRFToken": cookies["csrftoken"]}, timeout=60
+    )
+
+
+async def prepare(url: str, conversation: Conversation, credentials: tuple[str, str]) -> None:
+    conversation.cookies = await log_in(url, *credentials)
+    async with api(url, conversation.cookies) as http:
+        response = await http.post("/api/chat/sessions", json={"title": "load test"})
+        response.raise_for_status()
+        conversation.session_id = response.json()["id"]
+
+
+async def converse(
+    url: str, conversation: Conversation, start: asyncio.Event, timeout: float
+) -> None:
+    headers = {
+        "Cookie": "; ".join(f"{k}={v}" for k, v in conversation.cookies.items()),
+        "Origin": url,
+    }
+    request_id = uuid.uuid4().hex
+    ws_url = url.replace("http", "ws", 1) + "/ws/chat/"
+    try:
+        async with websockets.connect(
+            ws_url, additional_headers=headers, max_size=None, open_timeout=60
+        ) as socket_:
+            await start.wait()
+            asked = time.perf_counter()
+            await socket_.send(
+                json.dumps({"type": "ask", "request_id": request_id,
+                            "session_id": conversation.session_id,
+                            "content": conversation.question})
+            )  # fmt: skip
+            async with asyncio.timeout(timeout):
+                while True:
+                    event = json.loads(await socket_.recv())
+                    if event.get("request_id") != request_id:
+                        continue
+                    now = time.perf_counter() - asked
+                    name = event["event"]
+                    if conversation.first_event is None:
+                        conversation.first_event = now
+                    if name != "accepted" and conversation.first_orchestrator_event is None:
+                        conversation.first_orchestrator_event = now
+                    if name == "token" and conversation.first_token is None:
+                        conversation.first_token = now
+                    if name == "error":
+                        conversation.error = f"{event.get('code')}: {event.get('message')}"
+                        return
+                    if name == "complete":
+                        conversation.complete = now
+                        return
+    except TimeoutError:
+        conversation.error = f"no complete within {timeout:g} s"
+    except (OSError, websockets.WebSocketException) as error:
+        conversation.error = f"{type(error).__name__}: {error}"
+
+
+async def clean_up(url: str, conversations: list[Conversation]) -> None:
+    for conversation in conversations:
+        if conversation.session_id:
+            async with api(url, conversation.cookies) as http:
+                await http.delete(f"/api/chat/sessions/{conversation.session_id}")
+
+
+async def run_round(
+    url: str, questions: list[str], credentials: tuple[str, str], timeout: float
+) -> tuple[list[Conversation], float]:
+    conversations = [Conversation(q) for q in questions]
+    logins = asyncio.Semaphore(LOGINS_AT_ONCE)
+
+    async def prepared(conversation: Conversation) -> None:
+        async with logins:
+            await prepare(url, conversation, credentials)
+
+    await asyncio.gather(*(prepared(c) for c in conversations))
+    start = asyncio.Event()
+    tasks = [asyncio.create_task(converse(url, c, start, timeout)) for c in conversations]
+    await asyncio.sleep(1.0)  # every socket is open and waiting
+    began = time.perf_counter()
+    start.set()
+    await asyncio.gather(*tasks)
+    wall = time.perf_counter() - began
+    await clean_up(url, conversations)
+    return conversations, wall
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, round(share * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+def report(conversations: list[Conversation], wall: float) -> None:
+    print(f"\n{len(conversations)} concurrent conversations, wall time {wall:.2f} s")
+    print(f"{'':28}{'p50':>9}{'p95':>9}{'max':>9}   (seconds from the ask)")
+    for label, attribute in (
+        ("first event (accepted)", "first_event"),
+        ("first orchestrator event", "first_orchestrator_event"),
+        ("first token", "first_token"),
+        ("complete", "complete"),
+    ):
+        values = [getattr(c, attribute) for c in conversations]
+        values = [v for v in values if v is not None]
+        if values:
+            print(
+                f"  {label:<26}{percentile(values, 0.5):>9.3f}{percentile(values, 0.95):>9.3f}"
+                f"{max(values):>9.3f}   n={len(values)}"
+            )
+    errors = [c for c in conversations if c.error]
+    print(f"  errors: {len(errors)}")
+    for conversation in errors[:5]:
+        print(f"    {conversation.question!r}: {conversation.error}")
+
+
+def machine() -> str:
+    meminfo = Path("/proc/meminfo")
+    memory = "?"
+    if meminfo.exists():
+        kib = int(meminfo.read_text().split("MemTotal:")[1].split()[0])
+        memory = f"{kib / 1024 / 1024:.0f} GiB"
+    return f"{os.cpu_count()} cores, {memory} memory"
+
+
+async def bench(url: str, count: int, credentials: tuple[str, str], timeout: float) -> int:
+    print(f"server {url}; machine: {machine()}")
+    [first], _ = await run_round(url, MIX[:1], credentials, timeout=300)
+    note = f" ({first.error})" if first.error else ""
+    print(f"cold start: the first question of the process took {first.complete or 0:.2f} s{note}")
+    await run_round(url, MIX, credentials, timeout=300)  # each question once, not measured
+    conversations, wall = await run_round(
+        url, [MIX[i % len(MIX)] for i in range(count)], credentials, timeout
+    )
+    report(conversations, wall)
+    return 1 if any(c.error for c in conversations) else 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", help="a running server (default: start daphne here)")
+    parser.add_argument("-n", "--conversations", type=int, default=50)
+    parser.add_argument("--username", default=os.environ.get("DEMO_USERNAME", "demo"))
+    parser.add_argument("--password", default=os.environ.get("DEMO_PASSWORD", "switchboard-demo"))
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per conversation")
+    options = parser.parse_args()
+    credentials = (options.username, options.password)
+    if options.url:
+        code = asyncio.run(
+            bench(options.url.rstrip("/"), options.conversations, credentials, options.timeout)
+        )
+    else:
+        with daphne() as url:
+            code = asyncio.run(bench(url, options.conversations, credentials, options.timeout))
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

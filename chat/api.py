@@ -1,0 +1,213 @@
+"""The chat's REST API: sessions, their messages, asking a question, feedback on answers.
+Every lookup is scoped to the asking person: another person's session or message is a 404,
+exactly like one that does not exist."""
+
+import logging
+from typing import Any
+from uuid import UUID
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
+from django.db.models import QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.exceptions import APIException
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from chat.attachments import AttachmentRejected, save_upload
+from chat.conversations import (
+    INTERNAL,
+    ask_and_wait,
+    messages_for,
+    rate_answer,
+    sessions_for,
+)
+from chat.models import ChatSession, Message
+from chat.serializers import (
+    RATINGS,
+    AttachmentSerializer,
+    AttachmentUploadSerializer,
+    ErrorSerializer,
+    FeedbackSerializer,
+    MessageSerializer,
+    QuestionSerializer,
+    ReplySerializer,
+    SessionSerializer,
+)
+
+logger = logging.getLogger(__name__)
+
+UNAVAILABLE = "A service this needs is down. Try again later."
+FAILED = "Something went wrong on our side. Try again."
+
+ERROR_STATUS = {
+    "bad_request": status.HTTP_400_BAD_REQUEST,
+    "not_found": status.HTTP_404_NOT_FOUND,
+    "unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
+    "internal": status.HTTP_500_INTERNAL_SERVER_ERROR,
+}
+
+
+class ServiceErrors:
+    """The seed's failures as JSON: the database out of reach is a 503, anything unexpected
+    a 500 whose words tell nothing about the cause (the log has it)."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, OperationalError | InterfaceError):
+            logger.warning("chat API: database unreachable: %s", exc)
+            return Response(
+                {"detail": UNAVAILABLE, "code": "unavailable"},
+                status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            )
+        if not isinstance(exc, APIException | Http404 | DjangoPermissionDenied):
+            logger.exception("chat API failed")
+            return Response(
+                {"detail": FAILED, "code": "internal"},
+                status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+            )
+        return super().handle_exception(exc)  # type: ignore[misc]
+
+
+class SessionList(ServiceErrors, generics.ListCreateAPIView[ChatSession]):
+    """The person's sessions, most recently used first; `?search=` matches titles and
+    message text."""
+
+    serializer_class = SessionSerializer
+
+    @extend_schema(parameters=[OpenApiParameter("search", str, description="Words to find.")])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> QuerySet[ChatSession]:
+        return sessions_for(self.request.user, search=self.request.query_params.get("search", ""))
+
+    def perform_create(self, serializer: SessionSerializer) -> None:  # type: ignore[override]
+        serializer.save(owner=self.request.user)
+
+
+class SessionDetail(ServiceErrors, generics.RetrieveUpdateDestroyAPIView[ChatSession]):
+    """One session: read, rename (PATCH {title}), delete with its messages."""
+
+    serializer_class = SessionSerializer
+    http_method_names = ["get", "patch", "delete", "head", "options"]
+
+    def get_queryset(self) -> QuerySet[ChatSession]:
+        return ChatSession.objects.filter(owner_id=self.request.user.pk)
+
+
+class MessagePages(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+class MessageList(ServiceErrors, APIView):
+    """A session's messages (oldest first; `?page=last` is the newest page) and asking a
+    question in it."""
+
+    def _session(self, request: Request, session_id: UUID) -> ChatSession:
+        return get_object_or_404(ChatSession, pk=session_id, owner=request.user)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("page", str, description="A page number, or `last`."),
+            OpenApiParameter("page_size", int, description="Messages per page (at most 200)."),
+        ],
+        responses={200: MessageSerializer(many=True)},
+    )
+    def get(self, request: Request, session_id: UUID) -> Response:
+        session = self._session(request, session_id)
+        pages = MessagePages()
+        page = pages.paginate_queryset(messages_for(session, reader=request.user), request, self)
+        return pages.get_paginated_response(MessageSerializer(page, many=True).data)
+
+    @extend_schema(
+        request=QuestionSerializer,
+        responses={
+            201: ReplySerializer,
+            400: OpenApiResponse(ErrorSerializer, description="Empty or too long content."),
+            404: OpenApiResponse(description="No session of yours with that id."),
+            503: OpenApiResponse(ErrorSerializer, description="A required service is down."),
+            500: OpenApiResponse(ErrorSerializer, description="The answer failed."),
+        },
+    )
+    def post(self, request: Request, session_id: UUID) -> Response:
+        session = self._session(request, session_id)
+        serializer = QuestionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        final = ask_and_wait(
+            session, request.user, data["content"], attachments=data.get("attachments", [])
+        )
+        if final.get("event") != "complete":
+            code = final.get("code", "internal")
+            detail = final.get("message") or INTERNAL
+            return Response({"detail": detail, "code": code}, status=ERROR_STATUS.get(code, 500))
+        message = final["message"]
+        return Response(
+            {
+                "response": message["content"],
+                "sources": message["sources"],
+                "conversation_id": str(session.pk),
+                "message_id": message["id"],
+                "route": message["route"],
+                "display_format": message["display_format"],
+                "data": message["data"],
+                "follow_ups": message["data"].get("follow_ups", []),
+                "message": message,
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class FeedbackView(ServiceErrors, APIView):
+    """Thumbs up or down on an answer, with an optional comment; posting again replaces it."""
+
+    @extend_schema(
+        request=FeedbackSerializer,
+        responses={201: FeedbackSerializer, 200: FeedbackSerializer},
+    )
+    def post(self, request: Request, message_id: int) -> Response:
+        message = get_object_or_404(Message, pk=message_id, session__owner=request.user)
+        if message.role != Message.Role.ASSISTANT:
+            return Response(
+                {"detail": "Only answers take feedback.", "code": "bad_request"},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        serializer = FeedbackSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        created = rate_answer(
+            message, request.user, rating=RATINGS[data["rating"]], comment=data.get("comment", "")
+        )
+        return Response(
+            {"message_id": message.pk, **data},
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class AttachmentUpload(ServiceErrors, APIView):
+    """Files to attach to a question (multipart `files`): each gets an id to send in the
+    question's `attachments`; "upload these" then ingests them into the asker's collection."""
+
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(
+        request=AttachmentUploadSerializer, responses={201: AttachmentSerializer(many=True)}
+    )
+    def post(self, request: Request) -> Response:
+        serializer = AttachmentUploadSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            saved = [save_upload(request.user, f) for f in serializer.validated_data["files"]]
+        except AttachmentRejected as error:
+            return Response(
+                {"detail": str(error), "code": "bad_request"}, status=status.HTTP_400_BAD_REQUEST
+            )
+        return Response(saved, status=status.HTTP_201_CREATED)
