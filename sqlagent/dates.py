@@ -22,6 +22,16 @@ _DAY_TEXT = rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}\s+{_DAY}(?:,?\s+{_YEAR})?|{_D
 _SEPARATOR = r"\s*(?:-|\u2013|to|until|through|and)\s*"  # \u2013: en dash
 
 
+# Words that say which date a range applies to, by the stem a column name shares.
+DATE_VERBS = {
+    "complet": "complet", "finish": "complet", "done": "complet", "hire": "hire",
+    "schedul": "schedul", "plann": "schedul", "issu": "issu", "invoic": "issu",
+    "expir": "expir", "perform": "perform", "log": "date", "work": "date", "paid": "paid",
+    "receiv": "paid", "certif": "certif", "incur": "incur", "answer": "answer",
+    "rais": "answer", "creat": "creat", "start": "start", "terminat": "terminat",
+}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class DateRange:
     start: date | None  # inclusive; None: unbounded

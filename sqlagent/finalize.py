@@ -86,6 +86,11 @@ def _words(answer: SqlAnswer, plan: QueryPlan | None) -> str:
     loosened = " (after loosening: " + "; ".join(answer.loosened) + ")" if answer.loosened else ""
     if not rows:
         return f"None found: no {_things(plan, 2)} match the question."
+    if plan is not None and plan.count_groups and plan.group_table:
+        # "How many customers have more than 40 work orders": the groups were counted.
+        count = rows[0][0]
+        name = phrase(plan.group_table)
+        return f"{count} {name if count == 1 else _plural(name)}{loosened}."
     grouped = plan is not None and bool(plan.group_table or plan.group_column)
     if len(rows) == 1 and plan is not None and plan.aggregate and not grouped:
         parts = [f"{_label(c)}: {v}" for c, v in zip(columns, rows[0], strict=False)]

@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from registries.semantic_layer import Relationship
-from sqlagent.join_paths import JoinPlan
+from sqlagent.join_paths import JoinPlan, JoinStep
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,16 @@ class Filter:
         return {c.table for c in self.columns}
 
 
+@dataclass(frozen=True)
+class Absence:
+    """Rows an anchor row must not have ("technicians with no work time"): the anchor's
+    column `link` starts from is not among the values its far side takes in those rows."""
+
+    link: JoinStep  # from the anchor to the first table of the missing rows
+    joins: tuple[JoinStep, ...] = ()  # on from there to the other tables of those rows
+    filters: tuple[Filter, ...] = ()
+
+
 @dataclass
 class QueryPlan:
     anchor: str  # the table whose rows the question is about
@@ -49,6 +59,10 @@ class QueryPlan:
     notes: list[str] = field(default_factory=list)  # how words were read, for the trace
     via: list[Relationship] = field(default_factory=list)  # joins the question fixes
     joins: JoinPlan | None = None
+    having: tuple[str, float] | None = None  # (op, value): groups whose count compares so
+    count_groups: bool = False  # with having: how many groups there are, not each group
+    absent: list[Absence] = field(default_factory=list)
+    span: tuple[ColumnRef, ColumnRef] | None = None  # days from the first to the second date
 
     def require(self, table: str, reason: str) -> None:
         if table not in self.tables:

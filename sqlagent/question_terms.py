@@ -29,6 +29,18 @@ class Token:
     text: str  # as written, possessive and quotes removed
     norm: str  # normal form used for vocabulary matching
     start: int  # character offset in the question
+    possessive: bool = False  # "Sterling Power Holdings'", "the customer's"
+    quoted: bool = False  # written in quotes: a literal, never a word to skip ("a")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """ "more than 40", "at least 200": a bound on a count or on a number column."""
+
+    op: str  # >, >=, <, <=, =
+    value: float
+    position: int  # token index of the number
+    words: tuple[str, ...]  # the normal forms of its words ("more", "than")
 
 
 @dataclass(frozen=True)
@@ -53,7 +65,7 @@ class Shape:
     alphabetical: bool = False
     distinct: bool = False
     ratio: bool = False  # percentage or share: a shape the compiler declines
-    negated: bool = False  # "no", "without", "never": an anti-join the compiler declines
+    negated: bool = False  # "no", "without", "never" (resolution reads the missing rows)
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,13 @@ class QuestionTerms:
     codes: tuple[str, ...] = ()
     names: tuple[tuple[str, int], ...] = ()  # proper names and the token index after them
     unknown: tuple[str, ...] = field(default=())  # content words nothing explained
+    comparisons: tuple[Comparison, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The question in lower case without its comparisons: "at least 200" is a bound,
+        not the superlative "least"."""
+        return _without_comparisons(self.question.lower())
 
 
 def tokenize(question: str) -> list[Token]:
@@ -75,13 +94,16 @@ def tokenize(question: str) -> list[Token]:
     for match in _TOKEN.finditer(question):
         raw = match.group(0)
         if raw[0] in "\"'":
-            tokens.append(Token(raw[1:-1], raw[1:-1].lower(), match.start()))
+            tokens.append(Token(raw[1:-1], raw[1:-1].lower(), match.start(), quoted=True))
             continue
         text = raw[:-2] if raw.endswith("'s") else raw.rstrip(".")
+        # "Holdings' contacts": a plural possessive keeps its apostrophe outside the token.
+        possessive = raw.endswith("'s") or bool(re.match(r"'(?!\w)", question[match.end() :]))
         lowered = text.lower()
         # "e-mail" is one word; "pre-use" and "work-order" are two
         lowered = re.sub(r"\b(\w)-(\w{3,})", r"\1\2", lowered).replace("-", " ")
-        tokens.append(Token(text, " ".join(singular(w) for w in lowered.split()), match.start()))
+        norm = " ".join(singular(w) for w in lowered.split())
+        tokens.append(Token(text, norm, match.start(), possessive))
     return tokens
 
 
@@ -100,7 +122,7 @@ def extract_terms(question: str, vocab: Vocabulary, *, today: date) -> QuestionT
         t.norm
         for i, t in enumerate(tokens)
         if i not in covered | in_date | named
-        and t.norm not in _QUESTION_WORDS
+        and (t.quoted or t.norm not in _QUESTION_WORDS)
         and not _CODE.match(t.text)
         and not t.norm.replace(".", "").isdigit()
     )
@@ -109,6 +131,7 @@ def extract_terms(question: str, vocab: Vocabulary, *, today: date) -> QuestionT
         tokens=tuple(tokens),
         mentions=tuple(mentions),
         shape=detect_shape(question, numbers),
+        comparisons=tuple(_comparisons(tokens, numbers)),
         date_range=date_range,
         numbers=tuple(numbers),
         quoted=quoted,
@@ -197,10 +220,52 @@ def _numbers(tokens: list[Token], *, skip: set[int]) -> list[tuple[float, int]]:
     return numbers
 
 
+# Words before a number that bound it, longest first, and the comparison they make.
+_BOUNDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("no", "more", "than"), "<="), (("no", "less", "than"), ">="),
+    (("no", "fewer", "than"), ">="), (("more", "than"), ">"), (("greater", "than"), ">"),
+    (("higher", "than"), ">"), (("larger", "than"), ">"), (("fewer", "than"), "<"),
+    (("less", "than"), "<"), (("lower", "than"), "<"), (("smaller", "than"), "<"),
+    (("at", "least"), ">="), (("at", "most"), "<="), (("up", "to"), "<="), (("over",), ">"),
+    (("above",), ">"), (("under",), "<"), (("below",), "<"), (("exactly",), "="),
+)  # fmt: skip
+_BOUNDS_AFTER = {("or", "more"): ">=", ("or", "fewer"): "<=", ("or", "less"): "<="}
+_NUMBER = r"(?:\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\b"
+_BOUND_BEFORE_TEXT = re.compile(
+    r"\b(?:no (?:more|less|fewer) than|(?:more|greater|higher|larger|fewer|less|lower|smaller)"
+    rf" than|at (?:least|most)|up to|over|above|under|below|exactly)\s+(?={_NUMBER})"
+)
+_BOUND_AFTER_TEXT = re.compile(rf"\b({_NUMBER})\s+or (?:more|fewer|less)\b")
+
+
+def _without_comparisons(q: str) -> str:
+    return _BOUND_AFTER_TEXT.sub(r"\1", _BOUND_BEFORE_TEXT.sub("", q))
+
+
+def _comparisons(tokens: list[Token], numbers: list[tuple[float, int]]) -> list[Comparison]:
+    found = []
+    norms = [t.norm for t in tokens]
+    for value, index in numbers:
+        before = (b for b in _BOUNDS if tuple(norms[max(0, index - len(b[0])) : index]) == b[0])
+        bound = next(before, None)
+        if bound is None:
+            after = tuple(norms[index + 1 : index + 3])
+            if after not in _BOUNDS_AFTER:
+                continue
+            bound = (after, _BOUNDS_AFTER[after])
+        words, op = bound
+        if words == ("at", "least") and value == 1:
+            continue  # "at least one action item": the join keeps rows that have one
+        found.append(Comparison(op, value, index, words))
+    return found
+
+
 def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
-    q = question.lower()
+    q = _without_comparisons(question.lower())
     aggregate = None
-    if re.search(r"\b(how many|number of|count of|count the)\b", q):
+    # "the number of" counts; "the phone number of" names a column
+    counted = r"(?:^|\b(?:the|a|total|what|which|and|of|by|with|in))\s+number of"
+    if re.search(rf"\b(how many|count of|count the)\b|{counted}", q):
         aggregate = "count"
     if re.search(r"\b(average|avg|mean)\b", q):
         aggregate = "avg"
@@ -235,9 +300,13 @@ def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
     order = re.search(r"\b(?:sorted|ordered|sort|order) by\s+([a-z][a-z ]*?)(?=[?.,]|$)", q)
     if order and re.search(r"\bdesc(ending)?\b", q):
         descending = True
+    group_by = group.group(1).strip() if group and not q.startswith("who ") else None
+    if group_by:
+        # "at each of its locations" groups by the locations
+        group_by = re.sub(r"^of (?:its|their|the|our|his|her|these|those) ", "", group_by)
     return Shape(
         aggregate=aggregate,
-        group_by=group.group(1).strip() if group and not q.startswith("who ") else None,
+        group_by=group_by,
         top_n=top_n,
         descending=descending,
         order_by=order.group(1).strip() if order else None,

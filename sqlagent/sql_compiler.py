@@ -8,7 +8,7 @@ first, so totals are never silently multiplied.
 from sqlglot import exp
 
 from registries.semantic_layer import SemanticLayer, Table
-from sqlagent.plan import ColumnRef, Filter, QueryPlan
+from sqlagent.plan import Absence, ColumnRef, Filter, QueryPlan
 
 AGGREGATES: dict[str, type[exp.Expression]] = {
     "count": exp.Count,
@@ -99,18 +99,49 @@ def _fans_out_from(plan: QueryPlan, table: str) -> bool:
     return False
 
 
+def _absent(absence: Absence, layer: SemanticLayer) -> exp.Expression:
+    """The anchor's key is not among those the missing rows would point to. An uncorrelated
+    NOT IN reads the same on every engine; NULL keys are left out, as they match nothing."""
+    link = absence.link
+    pointer = column(ColumnRef(link.right_table, link.right_column))
+    inner = exp.select(pointer).from_(exp.to_table(link.right_table, quoted=True))
+    for step in absence.joins:
+        on = exp.EQ(
+            this=column(ColumnRef(step.right_table, step.right_column)),
+            expression=column(ColumnRef(step.left_table, step.left_column)),
+        )
+        inner = inner.join(exp.to_table(step.right_table, quoted=True), on=on)
+    present = exp.Not(this=exp.Is(this=pointer.copy(), expression=exp.Null()))
+    inner = inner.where(exp.and_(present, *(_condition(f) for f in absence.filters)))
+    owner = column(ColumnRef(link.left_table, link.left_column))
+    missing = exp.Not(this=owner.isin(query=inner))
+    if link.left_column == layer.tables[link.left_table].primary_key:
+        return missing
+    # "employees without a branch": an empty reference points at no row at all.
+    return exp.Paren(this=exp.or_(exp.Is(this=owner.copy(), expression=exp.Null()), missing))
+
+
+def _days(span: tuple[ColumnRef, ColumnRef]) -> exp.Expression:
+    """Whole days from the first date to the second, calendar days on every engine."""
+    first, second = (exp.Cast(this=column(ref), to=exp.DataType.build("DATE")) for ref in span)
+    return exp.DateDiff(this=second, expression=first, unit=exp.var("DAY"))
+
+
 def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
     anchor = layer.tables[plan.anchor]
     key = ColumnRef(plan.anchor, anchor.primary_key or "id")
     select = exp.Select()
-    where = [_condition(f) for f in plan.filters]
+    where = [_condition(f) for f in plan.filters] + [_absent(a, layer) for a in plan.absent]
     group: list[exp.Expression] = []
     outputs: list[exp.Expression] = []
     if plan.group_table:
         table = layer.tables[plan.group_table]
-        labels = [column(ColumnRef(plan.group_table, c)) for c in label_columns(table)]
-        outputs += labels
-        group += [column(ColumnRef(plan.group_table, table.primary_key or "id")), *labels]
+        labels = [ColumnRef(plan.group_table, c) for c in label_columns(table)]
+        # "Show the part name and id": the groups' columns the question asks for, too.
+        labels += [r for r in plan.columns if r.table == plan.group_table and r not in labels]
+        outputs += [column(r) for r in labels]
+        keys = [ColumnRef(plan.group_table, table.primary_key)] if table.primary_key else []
+        group += [column(r) for r in dict.fromkeys(keys + labels)]
     elif plan.group_column:
         grouped = _grouped_value(plan, plan.group_column)
         outputs.append(grouped)
@@ -118,9 +149,9 @@ def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
     if plan.aggregate:
         if plan.aggregate not in ("count", "ratio") and not group:
             # "total of overdue invoices": how many rows the total is over, too.
-            count = exp.Count(this=exp.Distinct(expressions=[column(key)]))
+            count = _count(anchor, key)
             outputs.append(exp.Alias(this=count, alias=exp.to_identifier("count", quoted=True)))
-        outputs.append(_aggregate(plan, key))
+        outputs.append(_aggregate(plan, key, layer))
     else:
         label_refs = [ColumnRef(plan.anchor, c) for c in label_columns(anchor)]
         asked = list(dict.fromkeys(plan.columns))
@@ -129,12 +160,18 @@ def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
         if plan.order_by and plan.order_by not in refs:
             refs.append(plan.order_by)
         outputs += [column(r) for r in dict.fromkeys(refs)]
+        if plan.span:  # "how many days between the start and the end of X"
+            outputs.append(exp.Alias(this=_days(plan.span), alias=exp.to_identifier("days")))
     select = select.select(*outputs)
     select = _from_and_joins(plan, select)
     if where:
         select = select.where(exp.and_(*where))
     if group:
         select = select.group_by(*group)
+        if plan.having and plan.aggregate:
+            op, bound = plan.having
+            counted = _aggregate(plan, key, layer).this
+            select = select.having(_compare(op, counted, _literal(_number(bound))))
     if not plan.aggregate and plan.joins and plan.joins.joins and _fans_out_from(plan, plan.anchor):
         select = select.distinct()
     order = _order(plan, outputs, layer)
@@ -142,10 +179,24 @@ def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
         select = select.order_by(*order)
     if plan.limit:
         select = select.limit(plan.limit)
+    if plan.count_groups:  # "how many customers have more than 40 work orders"
+        counted = exp.Alias(this=exp.Count(this=exp.Star()), alias=exp.to_identifier("count"))
+        return exp.select(counted).from_(select.subquery("kept"))
     return select
 
 
-def _aggregate(plan: QueryPlan, key: ColumnRef) -> exp.Expression:
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def _count(table: Table, key: ColumnRef) -> exp.Expression:
+    """Each row once, by its key; a table without a key is counted row by row."""
+    if table.primary_key:
+        return exp.Count(this=exp.Distinct(expressions=[column(key)]))
+    return exp.Count(this=exp.Star())
+
+
+def _aggregate(plan: QueryPlan, key: ColumnRef, layer: SemanticLayer) -> exp.Expression:
     assert plan.aggregate is not None
     if plan.aggregate == "ratio":
         assert plan.share_of is not None
@@ -163,13 +214,16 @@ def _aggregate(plan: QueryPlan, key: ColumnRef) -> exp.Expression:
         return exp.Alias(this=percent, alias=exp.to_identifier("percent", quoted=True))
     if plan.aggregate == "count":
         name = "count"
-        value: exp.Expression = exp.Count(this=exp.Distinct(expressions=[column(key)]))
+        value: exp.Expression = _count(layer.tables[plan.anchor], key)
+    elif plan.span is not None:
+        name = f"{plan.aggregate}_days"
+        value = AGGREGATES[plan.aggregate](this=_days(plan.span))
     else:
         assert plan.measure is not None
         name = f"{plan.aggregate}_{plan.measure.column}"
         value = AGGREGATES[plan.aggregate](this=column(plan.measure))
-        if plan.aggregate == "avg":  # an average reads as a figure, not 4.1111
-            value = exp.Round(this=value, decimals=exp.Literal.number(2))
+    if plan.aggregate == "avg":  # an average reads as a figure, not 4.1111
+        value = exp.Round(this=value, decimals=exp.Literal.number(2))
     return exp.Alias(this=value, alias=exp.to_identifier(name, quoted=True))
 
 
@@ -207,7 +261,13 @@ def _order(
         key = grouped.this if isinstance(grouped, exp.Alias) else grouped
         return [ranked, exp.Ordered(this=key, nulls_first=True)]
     if plan.order_by:
-        return [exp.Ordered(this=column(plan.order_by), desc=plan.descending)]
+        ordered = [exp.Ordered(this=column(plan.order_by), desc=plan.descending)]
+        key = layer.tables[plan.anchor].primary_key
+        if plan.limit and key and plan.order_by.table == plan.anchor:
+            # "the oldest Grove crane" of several built in 1996: the first recorded, on
+            # every engine.
+            ordered.append(exp.Ordered(this=column(ColumnRef(plan.anchor, key))))
+        return ordered
     if plan.aggregate:
         return []
     labels = list(label_columns(layer.tables[plan.anchor]))

@@ -8,6 +8,7 @@ Words are compared in a normal form: lower case, singular, punctuation dropped, 
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -53,17 +54,18 @@ _SHAPE_WORDS = frozenset({"per", "each", "by"})
 class Entry:
     """One thing a phrase can mean."""
 
-    kind: str  # term, table, role, value, column
+    kind: str  # term, table, role, value, column, group (of columns)
     table: str = ""
     column: str = ""
     value: str = ""
     term: Term | None = None
+    columns: tuple[str, ...] = ()  # a group's columns ("site contact": name and phone)
 
     @property
     def priority(self) -> int:
         # A curated term beats a table name beats a role beats an enumeration value beats a
-        # column name.
-        return {"term": 0, "table": 1, "role": 2, "value": 3, "column": 4}[self.kind]
+        # column name beats a group of columns.
+        return {"term": 0, "table": 1, "role": 2, "value": 3, "column": 4, "group": 5}[self.kind]
 
 
 @dataclass(frozen=True)
@@ -72,11 +74,28 @@ class Vocabulary:
     longest: int  # words in the longest phrase
 
 
-def _column_phrases(column: str) -> list[str]:
+# Units a number column's name may end with: "capacityTons" is the capacity, in tons.
+UNITS = frozenset({"ton", "hour", "day", "week", "month", "year", "minute", "mile", "kg", "lb",
+                   "pound", "foot", "feet", "meter", "percent", "dollar", "usd"})  # fmt: skip
+
+
+def unit_of(column: str) -> str | None:
+    """The unit word a number column's name ends with, when a name stands before it."""
+    parts = words(column)
+    if len(parts) >= 2 and parts[-1] in UNITS and parts[-2] not in ("per", "of"):
+        return parts[-1]
+    return None
+
+
+def _column_phrases(column: str, data_type: str = "") -> list[str]:
     base = phrase(column)
     if not base or base == "id":
         return []
     found = [base]
+    if data_type in ("integer", "decimal") and (unit := unit_of(column)):
+        found.append(base.removesuffix(f" {unit}"))  # "a capacity of 200 tons"
+    if base == "address":
+        found.append("street address")
     # Booleans read as adjectives: isActive -> "active", hasSignature -> "signature".
     for prefix in ("is ", "has ", "requires "):
         if base.startswith(prefix):
@@ -89,6 +108,23 @@ def _column_phrases(column: str) -> list[str]:
     return found
 
 
+def _column_groups(columns: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Columns that share a name of two words or more name a group: "the site contact" is
+    siteContactName and siteContactPhone."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for column in columns:
+        if column.endswith("Id"):
+            continue
+        parts = words(column)
+        for n in range(2, len(parts)):
+            groups[" ".join(parts[:n])].append(column)
+    return {
+        key: tuple(members)
+        for key, members in groups.items()
+        if len(members) >= 2 and key.split()[0] not in _STOP
+    }
+
+
 @lru_cache(maxsize=16)
 def vocabulary(layer: SemanticLayer, values: tuple[tuple[str, str, str], ...] = ()) -> Vocabulary:
     """`values`: (table, column, value) of enumeration values known to be in the data."""
@@ -99,12 +135,14 @@ def vocabulary(layer: SemanticLayer, values: tuple[tuple[str, str, str], ...] = 
                 entries[key].append(Entry("term", term=term))
     for name, table in layer.tables.items():
         entries[phrase(name)].append(Entry("table", table=name))
-        for column in table.columns:
-            if column.endswith("Id") or column in ("createdAt", "updatedAt"):
+        for column in table.columns.values():
+            if column.name.endswith("Id") or column.name in ("createdAt", "updatedAt"):
                 continue  # foreign keys speak through their tables; audit stamps are noise
-            for key in _column_phrases(column):
+            for key in _column_phrases(column.name, column.data_type):
                 if key not in _STOP:
-                    entries[key].append(Entry("column", table=name, column=column))
+                    entries[key].append(Entry("column", table=name, column=column.name))
+        for key, members in _column_groups(table.columns).items():
+            entries[key].append(Entry("group", table=name, columns=members))
     for rel in layer.relationships:
         # A foreign key named for a role ("accountManagerId" -> employee) names its rows:
         # "the account manager of X" is the employee that X's accountManagerId points to.
@@ -118,13 +156,13 @@ def vocabulary(layer: SemanticLayer, values: tuple[tuple[str, str, str], ...] = 
             entries[role].append(
                 Entry("role", table=rel.to_table, column=rel.from_column, value=rel.from_table)
             )
-    for table_name, column, value in values:
+    for table_name, column_name, value in values:
         key = phrase(value)
         if not key or key in _STOP or key.isdigit() or key.split()[0] in _SHAPE_WORDS:
             continue  # "per_work_order" would swallow "per work order type"
         if "_" in value and len(key.split()) >= 3:
             continue  # an identifier ("work_order_scheduled"), not a word people say
-        entry = Entry("value", table=table_name, column=column, value=value)
+        entry = Entry("value", table=table_name, column=column_name, value=value)
         entries[key].append(entry)
         if key.isalpha() and value.islower():  # "passed", "failed" for pass, fail
             entries[key + ("d" if key.endswith("e") else "ed")].append(entry)

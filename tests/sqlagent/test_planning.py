@@ -115,9 +115,9 @@ def test_a_measure_is_named_by_its_word(warehouse_layer: SemanticLayer) -> None:
     ("question", "reason"),
     [
         ("What percentage of work orders per branch were completed?", "share"),
-        ("What work time types are there and which of them count as overtime?", "two questions"),
+        ("How many work orders are there and who supervised them?", "two questions"),
         ("How many employees have left the company?", "'left'"),
-        ("How many customers have more than 40 work orders?", "comparisons"),
+        ("How many work orders have more than 5 hours of work time?", "comparison"),
         ("How many unicorns are there?", "'unicorn'"),
     ],
 )

@@ -1,0 +1,234 @@
+"""General readings of English questions by the deterministic planner, on the demo
+warehouse's schema: bounds on counts and numbers, rows that must not exist, owners and names
+that qualify a thing, column groups, spans of days, what a configuration table allows.
+None of these questions is in the demo question set."""
+
+from dataclasses import replace
+from datetime import date
+
+import pytest
+
+from registries.semantic_layer import Resolution, SemanticLayer, Term
+from sqlagent.plan import CannotAnswer, QueryPlan
+from sqlagent.question_terms import extract_terms
+from sqlagent.resolution import resolve
+from sqlagent.schema_view import executable_schema
+from sqlagent.secure_views import rewrite_secure_views
+from sqlagent.sql_compiler import compile_plan
+from sqlagent.table_selection import select_tables
+from sqlagent.validation import validate_sql
+from sqlagent.value_index import ValueIndex
+from sqlagent.vocabulary import vocabulary
+
+VALUES = ValueIndex(
+    values=(
+        ("workOrder", "status", "completed"),
+        ("workOrder", "status", "on_hold"),
+        ("customer", "name", "Lighthouse Power LLC"),
+        ("customer", "billingState", "TX"),
+        ("customerLocation", "state", "TX"),
+        ("manufacturer", "name", "Grove"),
+        ("employeeRole", "name", "Safety Officer"),
+    ),
+    codes=(("workOrder", "workOrderNumber", r"WO\-\d{6}"),),
+)
+CRANE = Term(
+    "crane",
+    synonyms=("cranes", "overhead crane"),
+    resolutions=(
+        Resolution("primary", ("asset",), ("asset.name",), "text_search", "crane"),
+        Resolution("secondary", ("assetType",), ("assetType.name",), "text_search", "crane"),
+        Resolution(
+            "fallback", ("assetCategory",), ("assetCategory.name",), "text_search", "Cranes"
+        ),
+    ),
+)
+OVERTIME = Term(
+    "overtime",
+    synonyms=("overtime hours",),
+    resolutions=(
+        Resolution("primary", ("workTimeType",), ("workTimeType.name",), "text_search", "overtime"),
+    ),
+)
+
+
+def _plan(question: str, layer: SemanticLayer) -> QueryPlan:
+    terms = extract_terms(question, vocabulary(layer, VALUES.values), today=date(2026, 11, 21))
+    return select_tables(terms, resolve(terms, layer, VALUES), layer)
+
+
+def _sql(question: str, layer: SemanticLayer) -> str:
+    sql = rewrite_secure_views(compile_plan(_plan(question, layer), layer), layer).sql("mysql")
+    validate_sql(sql, layer=layer, schema=executable_schema(layer))
+    return sql
+
+
+@pytest.fixture(scope="module")
+def with_terms(warehouse_layer: SemanticLayer) -> SemanticLayer:
+    return replace(warehouse_layer, terms=(CRANE, OVERTIME))
+
+
+def test_a_bound_on_a_count_keeps_the_groups_that_pass_it(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("Which branches have at least 50 active employees?", warehouse_layer)
+    assert "GROUP BY `branch`.`id`" in sql
+    assert "`employee`.`isActive` = TRUE" in sql
+    assert sql.endswith("HAVING COUNT(DISTINCT `employee`.`id`) >= 50")
+    assert "LIMIT" not in sql  # "at least" is a bound, not the superlative "least"
+
+
+def test_how_many_groups_pass_a_bound(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many customers have 5 or more customer locations?", warehouse_layer)
+    assert sql.startswith("SELECT COUNT(*) AS count FROM (SELECT `customer`.`name`")
+    assert "HAVING COUNT(DISTINCT `customerLocation`.`id`) >= 5) AS kept" in sql
+
+
+def test_a_bound_on_a_number_column_with_its_unit(warehouse_layer: SemanticLayer) -> None:
+    plan = _plan("List the assets with a capacity over 100 tons.", warehouse_layer)
+    assert plan.anchor == "asset"
+    assert [(str(f.columns[0]), f.op, f.value) for f in plan.filters] == [
+        ("asset.capacityTons", ">", 100)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "reason"),
+    [
+        # hours of work time are an amount, not rows to count
+        ("How many work orders have more than 5 hours of work time?", "comparison"),
+        ("How many customers have account 337?", "337"),
+        ("Which customers are in Texas or Arizona?", "'or'"),
+        ("Which customers were invoiced most?", "ranked by"),
+        ('Which customers have "a" in their names?', "'a'"),
+        ("What are the maximum and minimum capacities of assets?", "several aggregates"),
+    ],
+)
+def test_it_declines_what_it_cannot_place(
+    warehouse_layer: SemanticLayer, question: str, reason: str
+) -> None:
+    with pytest.raises(CannotAnswer) as error:
+        _plan(question, warehouse_layer)
+    assert reason in str(error.value)
+
+
+def test_rows_that_must_not_exist(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many customers have no work orders?", warehouse_layer)
+    assert "NOT `customer`.`id` IN (SELECT `workOrder`.`customerId` FROM secure_workorder" in sql
+    assert "JOIN" not in sql.split("IN (")[0]  # work orders are not joined in the outer query
+
+
+def test_conditions_of_the_missing_rows_stay_with_them(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many branches have no technicians?", warehouse_layer)
+    outer, inner = sql.split(" IN (", 1)
+    assert "`employee`.`isTechnician` = TRUE" in inner and "employee" not in outer.split("NOT")[0]
+    located = _sql("How many customers have no active customer locations?", warehouse_layer)
+    assert "`customerLocation`.`isActive` = TRUE)" in located  # said of the locations
+    # a row that points nowhere has no branch either
+    unplaced = _sql("How many employees are without a branch?", warehouse_layer)
+    assert "(`employee`.`branchId` IS NULL OR NOT `employee`.`branchId` IN (" in unplaced
+
+
+def test_a_range_after_the_missing_rows_is_theirs(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many technicians never logged any work time in 2025?", warehouse_layer)
+    outer, inner = sql.split(" IN (", 1)
+    assert "`employee`.`isTechnician` = TRUE" in outer
+    assert "`workTime`.`date` >= '2025-01-01'" in inner and "`workTime`.`date`" not in outer
+    before = _sql("Which employees hired in 2025 have no work time?", warehouse_layer)
+    outer, inner = before.split(" IN (", 1)
+    assert "`employee`.`hireDate` >= '2025-01-01'" in outer and "2025" not in inner
+
+
+def test_an_owner_only_qualifies_the_thing_asked_for(warehouse_layer: SemanticLayer) -> None:
+    plan = _plan(
+        "What are the e-mail addresses of Lighthouse Power LLC's customer contacts?",
+        warehouse_layer,
+    )
+    assert plan.anchor == "customerContact"
+    assert [str(c) for c in plan.columns] == ["customerContact.email"]
+    assert [f.value for f in plan.filters] == ["Lighthouse Power LLC"]
+
+
+def test_a_name_before_a_thing_qualifies_it(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("What is the serial number of the newest Grove asset?", warehouse_layer)
+    assert sql.startswith("SELECT `asset`.")
+    assert "`manufacturer`.`name` = 'Grove'" in sql
+    # the newest by its year, the first recorded among those of one year
+    assert "`asset`.`yearManufactured` DESC" in sql
+    assert sql.endswith("`asset`.`id` LIMIT 1")
+
+
+def test_a_column_group_and_an_address_with_its_parts(warehouse_layer: SemanticLayer) -> None:
+    contact = _plan("Give the site contact for work order WO-000100.", warehouse_layer)
+    assert [c.column for c in contact.columns] == ["siteContactName", "siteContactPhone"]
+    address = _plan("What is the billing address of Lighthouse Power LLC?", warehouse_layer)
+    assert [c.column for c in address.columns] == ["billingAddress", "billingCity", "billingState"]
+
+
+def test_each_of_its_groups_by_the_things(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many employees are there in each of the branches?", warehouse_layer)
+    assert "GROUP BY `branch`.`id`" in sql
+
+
+def test_a_verb_not_done_yet_is_an_empty_date(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many work orders are on hold and have not started yet?", warehouse_layer)
+    assert "`workOrder`.`status` = 'on_hold'" in sql
+    assert "`workOrder`.`startedAt` IS NULL" in sql
+
+
+def test_days_between_two_dates(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql(
+        "What is the maximum number of days between the scheduled start and the scheduled "
+        "end of work orders?",
+        warehouse_layer,
+    )
+    assert (
+        "MAX(DATEDIFF(CAST(`workOrder`.`scheduledEnd` AS DATE), "
+        "CAST(`workOrder`.`scheduledStart` AS DATE))) AS `max_days`"
+    ) in sql
+
+
+def test_what_a_configuration_table_allows(warehouse_layer: SemanticLayer) -> None:
+    plan = _plan("Which work time types may a Safety Officer book?", warehouse_layer)
+    assert plan.joins is not None
+    assert plan.joins.tables == ("workTimeType", "employeeRoleWorkTimeType", "employeeRole")
+    assert [f.value for f in plan.filters] == ["Safety Officer"]
+
+
+def test_who_did_it_is_the_table_that_records_it(warehouse_layer: SemanticLayer) -> None:
+    plan = _plan("Who signed off work order WO-000200?", warehouse_layer)
+    assert plan.anchor == "workOrderSignature"
+
+
+def test_the_values_of_a_named_column_are_ranked(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql(
+        "Which parts were used most on work orders? Show the top 3 part names.", warehouse_layer
+    )
+    assert "GROUP BY `part`.`name`" in sql
+    assert sql.endswith("LIMIT 3")
+
+
+def test_which_of_them_shows_a_flag_for_every_row(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("List the branches, and which of them are active.", warehouse_layer)
+    assert "`branch`.`isActive`" in sql.split("FROM")[0]
+    assert "WHERE" not in sql
+
+
+def test_the_phone_number_of_is_not_a_count(warehouse_layer: SemanticLayer) -> None:
+    plan = _plan(
+        "What is the phone number of Lighthouse Power LLC's account manager?", warehouse_layer
+    )
+    assert plan.aggregate is None and plan.anchor == "employee"
+    assert [str(c) for c in plan.columns] == ["employee.phone"]
+
+
+def test_a_narrower_synonym_searches_its_own_words(with_terms: SemanticLayer) -> None:
+    assert "LIKE '%overhead crane%'" in _sql("How many overhead cranes are there?", with_terms)
+    # "overtime hours" names hours, not a narrower overtime
+    plan = _plan("List the work time types that count overtime hours.", with_terms)
+    assert [f.value for f in plan.filters] == ["overtime"]
+
+
+def test_a_kind_asked_of_the_catalogue_is_its_class(with_terms: SemanticLayer) -> None:
+    catalogue = _sql("Which manufacturers make cranes?", with_terms)
+    assert "LOWER(`assetCategory`.`name`) LIKE '%cranes%'" in catalogue
+    owned = _sql("How many cranes does Lighthouse Power LLC own?", with_terms)
+    assert "LOWER(`asset`.`name`) LIKE '%crane%'" in owned
