@@ -397,6 +397,21 @@ def _plan_text(plan: QueryPlan | None, question: str, layer: SemanticLayer) -> s
         lines.append(f"Group by: each {plan.group_table} (show its label columns)")
     elif plan.group_column:
         lines.append(f"Group by: {plan.group_column}")
+    if plan.having:
+        op, value = plan.having
+        counted = "how many groups pass" if plan.count_groups else "each group that passes"
+        lines.append(f"Keep groups whose count {op} {value:g} (HAVING); show {counted}")
+    for absence in plan.absent:
+        link = absence.link
+        missing = " and ".join(_filter_text(f, question, known) for f in absence.filters)
+        where = f" where {missing}" if missing else ""
+        lines.append(
+            f"Rows that must not exist: {link.left_table}.{link.left_column} NOT IN the "
+            f"{link.right_table}.{link.right_column} values of {link.right_table}{where}"
+        )
+    if plan.span:
+        first, second = plan.span
+        lines.append(f"Days from {first} to {second} (a date difference in days)")
     if plan.columns:
         lines.append("Columns asked for: " + ", ".join(str(c) for c in plan.columns))
     if plan.order_by or (plan.aggregate and plan.limit):

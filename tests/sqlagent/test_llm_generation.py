@@ -354,3 +354,17 @@ def test_the_prompt_keeps_to_its_limits(mysql_warehouse: Warehouse, settings: Se
     relationships = prompt.split("Relationships (join only on these):", 1)[1].split("\n\n")[0]
     assert relationships.strip().splitlines() == ["- employee.branchId = branch.id (many to one)"]
     assert earlier.sql and f"SQL: {earlier.sql[:19]}…\n" in prompt  # 20 characters
+
+
+def test_the_prompt_carries_the_plans_absent_rows_and_group_bounds(
+    mysql_warehouse: Warehouse,
+) -> None:
+    fake = FakeLLM(_replying("SELECT COUNT(*) AS n FROM employee"))
+    with fake.configured():
+        ask("How many active technicians have no certifications?",
+            source=mysql_warehouse.name, scope=Scope())  # fmt: skip
+        ask("Which branches have more than 55 active employees?",
+            source=mysql_warehouse.name, scope=Scope())  # fmt: skip
+    absent, bounded = fake.prompts[0], fake.prompts[-1]
+    assert "Rows that must not exist: employee.id NOT IN the employeeCertification" in absent
+    assert "Keep groups whose count > 55 (HAVING)" in bounded
