@@ -28,6 +28,15 @@ WITH from_id, e, collect(DISTINCT n.id) AS ids
 WHERE size(ids) <= $max_degree
 RETURN from_id, e.id AS entity_id, e.name AS entity, ids
 """
+# The title bridge: from a chunk to the opening chunks of a document of the same collection
+# whose title it names (the links were found in PostgreSQL, see title_bridge.py).
+EXPAND_TITLES: LiteralString = """
+UNWIND $links AS link
+MATCH (s:Chunk {id: link.from_id}), (d:Document {id: link.document_id})-[:HAS_CHUNK]->(n:Chunk)
+WHERE n.collection_id IN $collections AND n.collection_id = s.collection_id
+  AND n.document_id <> s.document_id AND n.chunk_index < $per_document
+RETURN link.from_id AS from_id, d.id AS document_id, n.id AS id, n.chunk_index AS chunk_index
+"""
 
 # --- graph: entities, relations, sections and knowledge-graph questions -------------------
 # Entity-to-entity relations one hop from the frontier, either direction, stated by a
@@ -74,4 +83,38 @@ MATCH (a:Entity {id: $id})<-[:MENTIONS]-(c:Chunk)-[:MENTIONS]->(b:Entity)
 WHERE c.collection_id IN $collections AND b.id <> a.id
 RETURN b.id AS id, b.name AS name, b.type AS type, collect(DISTINCT c.id) AS chunk_ids
 LIMIT $limit
+"""
+
+# --- schema explorer: what the reader's part of the graph holds, with counts --------------
+# Entity nodes and their relations are shared by every collection, so each count keeps
+# only what a readable chunk mentions or a readable document states.
+SCHEMA_STRUCTURE_COUNTS: LiteralString = """
+MATCH (c:Chunk)
+WHERE c.collection_id IN $collections
+RETURN count(c) AS chunks, count(DISTINCT c.document_id) AS documents
+"""
+SCHEMA_SECTION_COUNT: LiteralString = """
+MATCH (d:Document)-[:HAS_SECTION]->(s:Section)
+WHERE d.id IN $documents
+RETURN count(s) AS sections
+"""
+SCHEMA_ENTITY_TYPES: LiteralString = """
+MATCH (c:Chunk)-[:MENTIONS]->(e:Entity)
+WHERE c.collection_id IN $collections
+RETURN e.type AS label, count(DISTINCT e.id) AS count
+"""
+SCHEMA_RELATION_TYPES: LiteralString = """
+MATCH (:Entity)-[r]->(:Entity)
+WHERE r.document_id IN $documents
+RETURN type(r) AS type, count(r) AS count
+"""
+SCHEMA_CHUNK_LINKS: LiteralString = """
+MATCH (c:Chunk)-[r:NEXT_CHUNK|SEMANTICALLY_SIMILAR]->(n:Chunk)
+WHERE c.collection_id IN $collections AND n.collection_id IN $collections
+RETURN type(r) AS type, count(r) AS count
+"""
+SCHEMA_MENTION_COUNT: LiteralString = """
+MATCH (c:Chunk)-[r:MENTIONS]->(:Entity)
+WHERE c.collection_id IN $collections
+RETURN count(r) AS count
 """

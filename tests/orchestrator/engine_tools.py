@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from chat.orchestrator.context import RunContext
-from chat.orchestrator.tools.base import ToolError, register
+from chat.orchestrator.tools.base import ToolError, ToolUnavailable, register
 
 CALLS: list[tuple[str, dict[str, Any]]] = []
 _lock = threading.Lock()
@@ -85,5 +85,5 @@ def sleepy(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
 def flaky(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
     _record("test_flaky", inputs)
     if inputs.get("fail"):
-        raise ToolError("flaky is down")
+        raise ToolUnavailable("flaky is down")
     return {"ok": True}

@@ -157,9 +157,19 @@ async def test_the_circuit_is_shared_by_two_processes(
 
     # The other way round: failures here open the circuit for the other process.
     for _ in range(3):
-        await call_tool("test_fail", {}, engine_ctx)
-    assert await asyncio.to_thread(other_process, "check", "test_fail", breaker_prefix) == "open"
+        await call_tool("test_crash", {}, engine_ctx)
+    assert await asyncio.to_thread(other_process, "check", "test_crash", breaker_prefix) == "open"
 
 
 async def _is_open(tool: str) -> bool:
     return await asyncio.to_thread(CircuitBreaker(tool).is_open)
+
+
+async def test_refusals_for_bad_input_do_not_open_the_circuit(
+    breaker_prefix: str, engine_ctx: RunContext
+) -> None:
+    for _ in range(4):
+        result = await call_tool("test_fail", {}, engine_ctx, node="n")
+        assert (result.ok, result.error) == (False, "the test tool refuses")
+    assert not await _is_open("test_fail")
+    assert len(engine_tools.calls("test_fail")) == 4  # none refused: three would open it

@@ -25,7 +25,13 @@ ToolFunction = Callable[[dict[str, Any], RunContext], dict[str, Any]]
 
 
 class ToolError(Exception):
-    """A failure whose message is safe to show."""
+    """A failure whose message is safe to show (bad input, not permitted, nothing found):
+    it says nothing about the service behind the tool, so the breaker ignores it."""
+
+
+class ToolUnavailable(ToolError):
+    """The service behind the tool failed: counts towards the tool's circuit breaker, as
+    timeouts and unexpected errors do."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,7 @@ async def call_tool(
 
 
 class _CircuitOpen(ToolError):
-    pass
+    """Refused without calling: the tool's circuit is open."""
 
 
 async def _run(tool: Tool, inputs: dict[str, Any], ctx: RunContext) -> ToolResult:
@@ -111,6 +117,10 @@ def _guarded(tool: Tool, inputs: dict[str, Any], ctx: RunContext) -> dict[str, A
     started = time.monotonic()
     try:
         output = tool.run(inputs, ctx)
+    except ToolError as error:
+        if breaker is not None and isinstance(error, ToolUnavailable):
+            breaker.record_failure()
+        raise
     except Exception:
         if breaker is not None:
             breaker.record_failure()

@@ -1,0 +1,169 @@
+"""The answer to a knowledge-graph question, from `entity_query` (relations of one entity)
+and/or `knowledge_graph` (facts, paths and neighbours). Without an LLM it lists what the
+graph states, each statement cited to a chunk that says it; with one, the model writes a
+grounded answer from those facts and chunks."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from chat.models import Route
+from chat.orchestrator.answers.common import ModelUnavailable, answer, send_lines, send_text
+from chat.orchestrator.answers.documents import model_text
+from chat.orchestrator.context import RunContext
+from chat.orchestrator.tools.documents import sources_from_chunks
+from chat.orchestrator.tools.graph import readable_collections
+from core.providers import llm
+
+NOTHING_FOUND = "The knowledge graph you can read names nothing this question asks about."
+MAX_LISTED = 12
+
+
+def relation_words(kind: str) -> str:
+    """WORKED_WITH -> "worked with"."""
+    return kind.replace("_", " ").lower()
+
+
+def _chunk_ids(relations: dict[str, Any], facts: dict[str, Any]) -> list[str]:
+    ids = [c["chunk_id"] for c in relations.get("chunks") or []]
+    ids += [c["chunk_id"] for c in facts.get("chunks") or []]
+    return list(dict.fromkeys(ids))
+
+
+class Citations:
+    """Finds the source that states something: a chunk whose text names all the names."""
+
+    def __init__(self, sources: Sequence[dict[str, Any]], texts: dict[str, str]) -> None:
+        self.sources = sources
+        self.texts = {k: v.lower() for k, v in texts.items()}
+        self.used: list[int] = []
+
+    def __call__(self, *names: str) -> str:
+        wanted = [n.lower() for n in names if n]
+        for source in self.sources:
+            text = self.texts.get(source["chunk_id"], "")
+            if wanted and all(n in text for n in wanted):
+                if source["n"] not in self.used:
+                    self.used.append(source["n"])
+                return f" [{source['n']}]"
+        return ""
+
+
+def _chain(start: str, path: Sequence[dict[str, Any]], names: dict[str, str]) -> str:
+    """Alexis Torres — works for → TechCorp ← works for — Will Patterson (as stated)."""
+    current = start
+    text = names.get(start, start)
+    for step in path:
+        forward = step["source_id"] == current
+        current = step["target_id"] if forward else step["source_id"]
+        name = names.get(current, current.rsplit(":", 1)[-1])
+        words = relation_words(step["type"])
+        text += f" — {words} → {name}" if forward else f" ← {words} — {name}"
+    return text
+
+
+def _relation_lines(relations: dict[str, Any], cite: Citations) -> list[str]:
+    source = relations.get("source") or {}
+    entities = relations.get("entities") or []
+    names = {e["id"]: e["name"] for e in entities}
+    names[source.get("id", "")] = source.get("name", "")
+    lines = []
+    for entity in entities[:MAX_LISTED]:
+        chain = _chain(source.get("id", ""), entity.get("path") or [], names)
+        citation = cite(source.get("name", ""), entity["name"]) or cite(entity["name"])
+        lines.append(f"- **{entity['name']}** ({entity['type']}): {chain}{citation}")
+    return lines
+
+
+def _fact_line(fact: dict[str, Any], cite: Citations) -> str:
+    return (
+        f"- {fact['source_name']} — {relation_words(fact['type'])} → {fact['target_name']}"
+        + cite(fact["source_name"], fact["target_name"])
+    )
+
+
+def _graph_lines(facts: dict[str, Any], cite: Citations) -> list[str]:
+    lines = [_fact_line(f, cite) for f in (facts.get("facts") or [])[:MAX_LISTED]]
+    for path in facts.get("paths") or []:
+        if path:
+            hops = [path[0]["source_name"]]
+            hops += [f"{relation_words(s['type'])} {s['target_name']}" for s in path]
+            lines.append("- Path: " + " → ".join(hops))
+    related = [r["name"] for r in (facts.get("related") or [])[:MAX_LISTED]]
+    if related:
+        lines.append("- Mentioned together with: " + ", ".join(related))
+    return lines
+
+
+def _facts_text(relations: dict[str, Any], facts: dict[str, Any]) -> str:
+    """The graph's statements as plain lines, for the model's prompt."""
+    cite = Citations([], {})
+    lines = _relation_lines(relations, cite) if relations.get("found") else []
+    lines += _graph_lines(facts, cite)
+    return "Facts from the knowledge graph:\n" + "\n".join(lines) if lines else ""
+
+
+def write_graph_answer(
+    question: str,
+    ctx: RunContext,
+    *,
+    relations: dict[str, Any] | None = None,
+    facts: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    relations, facts = relations or {}, facts or {}
+    collections = readable_collections(ctx, {})
+    sources = sources_from_chunks(_chunk_ids(relations, facts), collection_ids=collections)
+    texts = {
+        s["chunk_id"]: t for s, t in zip(sources, _texts(relations, facts, sources), strict=True)
+    }
+    data: dict[str, Any] = {
+        "source": relations.get("source"),
+        "entities": facts.get("entities") or [],
+        "facts": facts.get("facts") or [],
+        "paths": facts.get("paths") or [],
+        "related": facts.get("related") or [],
+        "relations": relations.get("entities") or [],
+        "cypher": facts.get("cypher"),
+        "method": facts.get("method"),
+    }
+    found = bool(relations.get("entities") or facts.get("facts") or facts.get("paths")
+                 or facts.get("related"))  # fmt: skip
+    if not found:
+        text = send_text(ctx, [NOTHING_FOUND])
+        return answer(route=Route.GRAPH, content=text, data=data)
+    cited: list[dict[str, Any]] = []
+    text = ""
+    if llm.llm_configured() and sources:
+        results = [{"text": texts[s["chunk_id"]]} for s in sources]
+        try:
+            text, cited, _ = model_text(
+                ctx, question, results, sources, extra=_facts_text(relations, facts)
+            )
+            data["writer"] = "llm"
+        except ModelUnavailable as error:
+            data["llm_error"] = str(error)
+    if not text:
+        cite = Citations(sources, texts)
+        lines: list[str] = []
+        if relations.get("found") and relations.get("entities"):
+            source = relations["source"]
+            lines.append(f"**{source['name']}** ({source['type']}) is connected to:")
+            lines += _relation_lines(relations, cite)
+        graph_lines = _graph_lines(facts, cite)
+        if graph_lines:
+            named = ", ".join(e["name"] for e in facts.get("entities") or [])
+            lines += [""] if lines else []
+            lines += [f"What the graph states about {named}:", *graph_lines]
+        text = send_lines(ctx, lines)
+        cited = [s for s in sources if s["n"] in cite.used]
+        data["writer"] = "extractive"
+    if cited:
+        ctx.send("sources", sources=cited)
+    return answer(route=Route.GRAPH, content=text, sources=cited, data=data)
+
+
+def _texts(
+    relations: dict[str, Any], facts: dict[str, Any], sources: Sequence[dict[str, Any]]
+) -> list[str]:
+    full = {c["chunk_id"]: c["text"] for c in relations.get("chunks") or []}
+    full.update({c["chunk_id"]: c["text"] for c in facts.get("chunks") or []})
+    return [full.get(s["chunk_id"], s["snippet"]) for s in sources]

@@ -1,0 +1,185 @@
+"""Tools over the knowledge graph, each limited to what the asking person may read.
+
+`entity_query`: who or what is related to an entity.
+  Input: {"entity"?: name or graph id, "question"?: str (default: the question asked; names
+  the entity when none is given, else narrows the relations followed: "worked with", "who"),
+  "relationship_types"?: [str], "context"?: [names],
+  "max_hops"?: 1..3 (2), "max_chunks"?: int (15), "collection"?}.
+  Output: {"found": bool, "source", "context", "entities": [{id, name, type, hops, path,
+  statements}], "chunks": [{chunk_id, document_id, file_name, file_path, chunk_index, text,
+  entities, states_relation}]}.
+`knowledge_graph`: a question answered from the entity graph (a checked, read-only query
+  written by the LLM when one is configured; evidence queries otherwise).
+  Input: {"question"?: str, "collection"?}.
+  Output: GraphAnswer.as_dict(): {question, entities, method, cypher, cypher_error, facts,
+  paths, related, chunks, images, token_usage}.
+`graph_schema`: the labels and relationship types of the reader's part of the graph.
+  Input: {"collection"?}. Output: {"nodes": {label: count}, "entity_types": {type: count},
+  "relationships": {type: count}}.
+"""
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from chat.orchestrator.context import RunContext
+from chat.orchestrator.tools.base import ToolError, ToolUnavailable, register
+from chat.orchestrator.tools.documents import GRAPH_ERRORS
+from core.providers import graph
+from retrieval import cypher
+from retrieval.entity_retrieval import (
+    EntityQueryError,
+    answer_relationship_question,
+    readable_document_ids,
+    relationship_types_in,
+    retrieve_by_relationship,
+)
+from retrieval.knowledge_graph import answer_graph_question
+from retrieval.search import SearchError
+from retrieval.search.scope import resolve_scope
+
+_ASKS_FOR_PEOPLE = re.compile(r"\s*(who|whom|which (people|person|colleagues))\b", re.IGNORECASE)
+GRAPH_UNAVAILABLE = "The knowledge graph cannot be reached right now; try again in a moment."
+
+
+def readable_collections(ctx: RunContext, inputs: dict[str, Any]) -> tuple[int, ...]:
+    try:
+        scope = resolve_scope(ctx.user, collection=inputs.get("collection") or None)
+    except SearchError as error:
+        raise ToolError(str(error)) from error
+    return scope.collection_ids
+
+
+def _names(value: Any, key: str) -> list[str]:
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        return list(value)
+    raise ToolError(f"{key}: a name or a list of names")
+
+
+def _number(inputs: dict[str, Any], key: str, default: int) -> int:
+    value = inputs.get(key)
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ToolError(f"{key}: a whole number, not {value!r}") from None
+
+
+def entity_relations(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+    collections = readable_collections(ctx, inputs)
+    entity = str(inputs.get("entity") or "").strip()
+    question = str(inputs.get("question") or ctx.question or "").strip()
+    max_hops = _number(inputs, "max_hops", 2)
+    max_chunks = _number(inputs, "max_chunks", 15)
+    empty: dict[str, Any] = {"found": False, "source": None, "context": [], "entities": [],
+                             "chunks": []}  # fmt: skip
+    if not collections:
+        return empty
+    try:
+        if entity:
+            # The question's words narrow what is followed: "worked with" -> WORKED_WITH,
+            # and "who" asks for people.
+            types = _names(inputs.get("relationship_types"), "relationship_types")
+            result = retrieve_by_relationship(
+                entity,
+                collection_ids=collections,
+                relationship_types=types or relationship_types_in(question) or None,
+                max_hops=max_hops,
+                max_chunks=max_chunks,
+                context=_names(inputs.get("context"), "context"),
+                target_types=["Person"] if _ASKS_FOR_PEOPLE.match(question) else None,
+            )
+        elif question:
+            found = answer_relationship_question(
+                question, collection_ids=collections, max_hops=max_hops, max_chunks=max_chunks
+            )
+            if found is None:
+                return empty
+            result = found
+        else:
+            raise ToolError("Name an entity or ask a question about one.")
+    except EntityQueryError as error:
+        raise ToolError(str(error)) from error
+    except GRAPH_ERRORS as error:
+        raise ToolUnavailable(GRAPH_UNAVAILABLE) from error
+    return {"found": True, **result.as_dict()}
+
+
+def graph_question(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+    question = str(inputs.get("question") or ctx.question or "").strip()
+    if not question:
+        raise ToolError("There is no question to ask the knowledge graph.")
+    collections = readable_collections(ctx, inputs)
+    try:
+        return answer_graph_question(question, collection_ids=collections).as_dict()
+    except GRAPH_ERRORS as error:
+        raise ToolUnavailable(GRAPH_UNAVAILABLE) from error
+
+
+def _counts(rows: Sequence[dict[str, Any]], key: str) -> dict[str, int]:
+    counts = {str(r[key]): int(r["count"]) for r in rows if r.get(key) and r.get("count")}
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def schema_summary(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+    collections = list(readable_collections(ctx, inputs))
+    documents = readable_document_ids(collections)
+    try:
+        structure = graph.run_read(cypher.SCHEMA_STRUCTURE_COUNTS, collections=collections)
+        sections = graph.run_read(cypher.SCHEMA_SECTION_COUNT, documents=documents)
+        entity_types = graph.run_read(cypher.SCHEMA_ENTITY_TYPES, collections=collections)
+        relations = graph.run_read(cypher.SCHEMA_RELATION_TYPES, documents=documents)
+        links = graph.run_read(cypher.SCHEMA_CHUNK_LINKS, collections=collections)
+        mentions = graph.run_read(cypher.SCHEMA_MENTION_COUNT, collections=collections)
+    except GRAPH_ERRORS as error:
+        raise ToolUnavailable(GRAPH_UNAVAILABLE) from error
+    by_type = _counts(entity_types, "label")
+    first = structure[0] if structure else {}
+    nodes = {
+        "Document": int(first.get("documents") or 0),
+        "Chunk": int(first.get("chunks") or 0),
+        "Section": int(sections[0]["sections"]) if sections else 0,
+        "Entity": sum(by_type.values()),
+    }
+    relationships = {
+        **_counts(relations, "type"),
+        **_counts(links, "type"),
+        "MENTIONS": int(mentions[0]["count"]) if mentions else 0,
+    }
+    return {
+        "nodes": nodes,
+        "entity_types": by_type,
+        "relationships": {k: v for k, v in relationships.items() if v},
+    }
+
+
+@register(
+    "entity_query",
+    "Entities related to a named entity in the knowledge graph (who worked with whom, "
+    "where, on what); inputs: entity or question, relationship_types, context, max_hops.",
+)
+def run_entity_query(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+    return entity_relations(inputs, ctx)
+
+
+@register(
+    "knowledge_graph",
+    "Answers a question from the entity graph: facts, paths and neighbours of the entities "
+    "it names, with the chunks that state them; inputs: question, collection.",
+)
+def run_knowledge_graph(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+    return graph_question(inputs, ctx)
+
+
+@register(
+    "graph_schema",
+    "The node labels, entity types and relationship types of the readable graph, with "
+    "counts; inputs: collection.",
+)
+def run_graph_schema(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+    return schema_summary(inputs, ctx)
