@@ -10,12 +10,12 @@ cancelled with the text streamed so far.
 import asyncio
 import logging
 import uuid
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import aclosing, suppress
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ParamSpec, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -28,7 +28,6 @@ from chat.attachments import AttachmentRejected
 from chat.attachments import resolve as resolve_attachments
 from chat.models import ChatSession, DisplayFormat, Feedback, Message, Route
 from chat.orchestrator.context import Turn
-from chat.orchestrator.events import Event
 from chat.orchestrator.service import QuestionRejected, answer_question, check_question
 from chat.serializers import MessageSerializer
 
@@ -237,15 +236,12 @@ async def run_turn(
     answer = _Answer()
     try:
         yield {"event": "accepted", "message": serialize(asked), **tag}
-        events = cast(
-            AsyncGenerator[Event, None],
-            answer_question(
-                asked.content,
-                user=user,
-                history=history,
-                attachments=paths,
-                session_id=str(session.pk),
-            ),
+        events = answer_question(
+            asked.content,
+            user=user,
+            history=history,
+            attachments=paths,
+            session_id=str(session.pk),
         )
         async with aclosing(events):
             async for event in events:

@@ -10,7 +10,7 @@ import asyncio
 import dataclasses
 import logging
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -45,7 +45,7 @@ async def answer_question(
     attachments: Sequence[str] = (),
     session_id: str | None = None,
     workflow: str | None = None,
-) -> AsyncIterator[Event]:
+) -> AsyncGenerator[Event, None]:
     """Yield the events of answering `question` for `user`; the last one is `complete` or
     `error`. Closing the generator cancels the work in flight."""
     started = time.perf_counter()

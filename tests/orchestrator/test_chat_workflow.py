@@ -70,7 +70,7 @@ def warehouse(
 
 @pytest.fixture(scope="module")  # set up before the test's transaction opens
 def corpus(request: pytest.FixtureRequest) -> ToolCorpus:
-    return request.getfixturevalue("tool_corpus")  # type: ignore[no-any-return]
+    return request.getfixturevalue("tool_corpus")
 
 
 @pytest.fixture
