@@ -7,7 +7,8 @@ embeddings of real text: the sentences of the MuSiQue and HotpotQA passages unde
 DATASETS_DIR/docqa, one sentence a chunk, one document per passage, NEXT_CHUNK/PREV_CHUNK
 and SEMANTICALLY_SIMILAR edges as ingestion makes them; no entities), or reuses it when it
 is already there (--keep leaves it). Then runs the datasets' questions through the full
-search (expansion and a written trace included) and prints p50 and p95 per stage.
+search (expansion and a written trace included) and prints p50 and p95 per stage, with the
+machine's load average before and after (the figures mean little without it).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from retrieval.models import QueryTrace  # noqa: E402
 from retrieval.search import graphrag_search  # noqa: E402
 
 NAME = "bench-retrieval"
-STAGES = ("keyword", "embedding", "vector", "graph", "rerank", "total", "call")
+STAGES = ("keyword", "embedding", "vector", "graph", "title_bridge", "rerank", "total", "call")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'])")
 
 
@@ -189,6 +190,7 @@ def main() -> None:
 
     user = get_user_model()(username="bench", is_superuser=True, is_active=True)
     asked = questions(args.data)[: args.queries]
+    load_before = os.getloadavg()
     graphrag_search("warm up the model and the connections", user=user, collection=NAME)
     timings: dict[str, list[float]] = {stage: [] for stage in STAGES}
     written = []
@@ -201,12 +203,17 @@ def main() -> None:
             timings[stage].append(call if stage == "call" else outcome.timings.get(stage, 0.0))
     QueryTrace.objects.filter(pk__in=[pk for pk in written if pk]).delete()
 
+    load_after = os.getloadavg()
     print(f"{len(asked)} questions, max_hops={args.max_hops}, a trace written per search")
-    print(f"{'stage':<11}{'p50 ms':>9}{'p95 ms':>9}{'mean ms':>9}")
+    print(
+        f"load average (1, 5, 15 min) before {' '.join(f'{v:.2f}' for v in load_before)}, "
+        f"after {' '.join(f'{v:.2f}' for v in load_after)}; {os.cpu_count()} CPUs"
+    )
+    print(f"{'stage':<13}{'p50 ms':>9}{'p95 ms':>9}{'mean ms':>9}")
     for stage in STAGES:
         values = timings[stage]
         print(
-            f"{stage:<11}{statistics.median(values):9.1f}{percentile(values, 0.95):9.1f}"
+            f"{stage:<13}{statistics.median(values):9.1f}{percentile(values, 0.95):9.1f}"
             f"{statistics.fmean(values):9.1f}"
         )
     if not args.keep:

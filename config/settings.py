@@ -70,6 +70,8 @@ EMBEDDING_MODEL = env.str(
 )
 EMBEDDING_DIM = env.int("EMBEDDING_DIM", default=384)
 EMBEDDING_BATCH_SIZE = env.int("EMBEDDING_BATCH_SIZE", default=64)
+# CPU threads of the local model per process (more fight the server's own threads).
+EMBEDDING_TORCH_THREADS = env.int("EMBEDDING_TORCH_THREADS", default=1)
 
 # --- Django ----------------------------------------------------------------------------
 INSTALLED_APPS = [
@@ -270,10 +272,10 @@ RETRIEVAL_ENTITY_MAX_DEGREE = env.int("RETRIEVAL_ENTITY_MAX_DEGREE", default=25)
 RETRIEVAL_TITLE_EXPANSION_LIMIT = env.int("RETRIEVAL_TITLE_EXPANSION_LIMIT", default=50)
 # Candidates each first-stage search fetches, and how many of the best seeds are expanded.
 RETRIEVAL_FETCH_LIMIT = env.int("RETRIEVAL_FETCH_LIMIT", default=100)
-RETRIEVAL_EXPAND_SEEDS = env.int("RETRIEVAL_EXPAND_SEEDS", default=10)
+RETRIEVAL_EXPAND_SEEDS = env.int("RETRIEVAL_EXPAND_SEEDS", default=5)
 # "weighted" (the documented hybrid score) or "rrf" (reciprocal rank fusion).
 RETRIEVAL_FUSION = env.str("RETRIEVAL_FUSION", default="weighted")
-RETRIEVAL_PATH_WEIGHT = env.float("RETRIEVAL_PATH_WEIGHT", default=0.15)
+RETRIEVAL_PATH_WEIGHT = env.float("RETRIEVAL_PATH_WEIGHT", default=0.35)
 RETRIEVAL_PROXIMITY_WEIGHT = env.float("RETRIEVAL_PROXIMITY_WEIGHT", default=0.1)
 RETRIEVAL_RRF_K = env.int("RETRIEVAL_RRF_K", default=60)
 # HNSW candidate list size at query time (pgvector hnsw.ef_search).

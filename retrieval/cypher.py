@@ -29,7 +29,7 @@ WHERE size(ids) <= $max_degree
 RETURN from_id, e.id AS entity_id, e.name AS entity, ids
 """
 # The title bridge: from a chunk to the opening chunks of a document of the same collection
-# whose title it names (the links were found in PostgreSQL, see title_bridge.py).
+# whose title it names (title_bridge.py finds the titles a chunk names).
 EXPAND_TITLES: LiteralString = """
 UNWIND $links AS link
 MATCH (s:Chunk {id: link.from_id}), (d:Document {id: link.document_id})-[:HAS_CHUNK]->(n:Chunk)

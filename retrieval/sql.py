@@ -72,4 +72,26 @@ WHERE c.id = ANY(%(ids)s::uuid[]) AND c.collection_id = ANY(%(collections)s)
   AND (cardinality(%(documents)s::uuid[]) = 0 OR c.document_id = ANY(%(documents)s::uuid[]))
 """
 
+# --- search: the title bridge of graph expansion -------------------------------------------
+
+# The text of frontier chunks, readable ones only, to find the titles they name.
+CHUNK_TEXTS = """
+SELECT c.id, c.document_id, c.collection_id, c.text
+FROM ingestion_chunk c
+WHERE c.id = ANY(%(ids)s::uuid[]) AND c.collection_id = ANY(%(collections)s)
+"""
+
+# The titles of one collection's documents, for the title index, and what tells whether
+# an index built earlier is still current (a document added, replaced or removed).
+COLLECTION_TITLES = """
+SELECT d.id, d.title FROM ingestion_document d
+WHERE d.collection_id = %(collection)s AND d.title <> ''
+"""
+COLLECTION_TITLES_VERSION = """
+SELECT d.collection_id, count(*), max(d.created_at), max(d.ingested_at)
+FROM ingestion_document d
+WHERE d.collection_id = ANY(%(collections)s)
+GROUP BY d.collection_id
+"""
+
 # --- graph: entities, relations, sections and knowledge-graph questions ---------------------

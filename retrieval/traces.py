@@ -55,10 +55,17 @@ def _subgraph(outcome: "SearchOutcome") -> dict[str, list[dict[str, Any]]]:
     ]
     edges: list[dict[str, Any]] = []
     entities: dict[str, str] = {}
+    documents: dict[str, str] = {}
     for step in outcome.expansion.edges:
         if step.chunk_id not in kept or step.reached_from not in kept:
             continue
-        if step.entity_id:
+        if step.document_id:  # the title bridge: seed -> the document it names -> chunk
+            documents[step.document_id] = step.entity or ""
+            edges.append(
+                {"source": step.reached_from, "target": step.document_id, "type": step.relationship}
+            )
+            edges.append({"source": step.document_id, "target": step.chunk_id, "type": "HAS_CHUNK"})
+        elif step.entity_id:
             entities[step.entity_id] = step.entity or ""
             edges.append(
                 {"source": step.reached_from, "target": step.entity_id, "type": "MENTIONS"}
@@ -74,6 +81,7 @@ def _subgraph(outcome: "SearchOutcome") -> dict[str, list[dict[str, Any]]]:
                 }
             )
     nodes += [{"id": i, "label": "Entity", "name": n} for i, n in entities.items()]
+    nodes += [{"id": i, "label": "Document", "title": t} for i, t in documents.items()]
     return {"nodes": nodes, "edges": edges}
 
 

@@ -123,6 +123,10 @@ CONFIGS: dict[str, Ranker] = {
     # Variants, for tuning.
     "hybrid+graph2": _search(max_hops=2),
     "hybrid+graph(no entities)": _search(max_hops=1, entity_expansion_limit=0),
+    "hybrid+graph(no titles)": _search(max_hops=1, title_expansion_limit=0),
+    "hybrid+graph(no bridges)": _search(
+        max_hops=1, entity_expansion_limit=0, title_expansion_limit=0
+    ),
     "hybrid+graph+rrf": _search(max_hops=1, fusion="rrf"),
 }
 DEFAULT_CONFIGS = ("keyword", "vector", "hybrid", "hybrid+graph", "hybrid+graph+routing")

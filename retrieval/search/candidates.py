@@ -16,6 +16,9 @@ class Candidate:
     keyword_rank: int | None = None  # rank among the keyword hits, when it is one
     hop: int = 0
     path_score: float = 1.0
+    # How strongly the graph leads here, 0..1: path scores weighted by the relevance of the
+    # seeds the paths start from (graph_expansion.path_signals); what re-ranking uses.
+    path_signal: float = 1.0
     relationship: str = SEED  # what brought it: seed, NEXT_CHUNK, SEMANTICALLY_SIMILAR...
     reached_from: str | None = None  # the chunk it was reached from
     via_entity: str | None = None  # the entity both chunks mention (MENTIONS paths)

@@ -39,6 +39,9 @@ class SearchParams:
     entity_expansion_limit: int = field(
         default_factory=lambda: settings.RETRIEVAL_ENTITY_EXPANSION_LIMIT
     )
+    title_expansion_limit: int = field(
+        default_factory=lambda: settings.RETRIEVAL_TITLE_EXPANSION_LIMIT
+    )
     section_query: str | None = None
     use_section_routing: bool = False
     file_scope: tuple[str, ...] = ()
@@ -64,6 +67,7 @@ class SearchParams:
             "semantic_expansion_limit",
             "hierarchical_expansion_limit",
             "entity_expansion_limit",
+            "title_expansion_limit",
         ):
             value = getattr(self, name)
             if not 0 <= value <= MAX_EXPANSION:
@@ -104,6 +108,7 @@ class SearchParams:
             "semantic_expansion_limit": self.semantic_expansion_limit,
             "hierarchical_expansion_limit": self.hierarchical_expansion_limit,
             "entity_expansion_limit": self.entity_expansion_limit,
+            "title_expansion_limit": self.title_expansion_limit,
             "section_query": self.section_query,
             "use_section_routing": self.use_section_routing,
             "file_scope": list(self.file_scope),

@@ -14,7 +14,7 @@ from core.providers.embeddings import embed_texts
 
 from .. import sql
 from .candidates import Candidate
-from .graph_expansion import Expansion, expand
+from .graph_expansion import Expansion, expand, path_signals
 from .keyword_search import KeywordHit, keyword_search, term_weights
 from .params import SearchParams
 from .query_terms import normalize_keywords, query_keywords
@@ -89,10 +89,19 @@ def _seeds(keyword_hits: list[KeywordHit], vector_hits: list[VectorHit]) -> dict
     return seeds
 
 
-def _preliminary(candidates: list[Candidate], keyword_boost: float) -> list[Candidate]:
-    """Seeds in the order stage 1 alone would give, to pick the ones worth expanding."""
+def _preliminary(
+    candidates: list[Candidate], keyword_boost: float
+) -> tuple[list[Candidate], dict[str, float]]:
+    """Seeds in the order stage 1 alone would give, to pick the ones worth expanding, and
+    each seed's strength: its relevance relative to the best seed's, what a path from it
+    is worth."""
     ranked, _ = rerank(candidates, fusion="weighted", keyword_boost=keyword_boost)
-    return ranked
+    relevance = {
+        c.chunk_id: (1 - keyword_boost) * c.signals["vector"] + keyword_boost * c.signals["keyword"]
+        for c in ranked
+    }
+    best = max(relevance.values(), default=0.0)
+    return ranked, {key: value / best if best else 0.0 for key, value in relevance.items()}
 
 
 def graphrag_search(
@@ -186,9 +195,9 @@ def graphrag_search(
                 c.row = rows[chunk_id]
                 c.vector_similarity = float(rows[chunk_id]["similarity"])
                 candidates[chunk_id] = c
+        order, strengths = _preliminary(list(candidates.values()), params.keyword_boost)
         # Stage 2: graph expansion from the best seeds.
         if params.max_hops and candidates:
-            order = _preliminary(list(candidates.values()), params.keyword_boost)
             start = [c.chunk_id for c in order[: settings.RETRIEVAL_EXPAND_SEEDS]]
             expansion = expand(
                 start,
@@ -198,6 +207,7 @@ def graphrag_search(
                 hierarchical_limit=params.hierarchical_expansion_limit,
                 semantic_limit=params.semantic_expansion_limit,
                 entity_limit=params.entity_expansion_limit,
+                title_limit=params.title_expansion_limit,
             )
             new_ids = [i for i in expansion.steps if i not in candidates]
             rows = hydrate(new_ids, embedding=embedding, scope=scope)
@@ -226,6 +236,10 @@ def graphrag_search(
                     edge_score=step.edge_score,
                     row=rows[chunk_id],
                 )
+            timings["title_bridge"] = expansion.title_ms
+        for chunk_id, value in path_signals(expansion, strengths).items():
+            if chunk_id in candidates:
+                candidates[chunk_id].path_signal = value
         timings["graph"] = (time.perf_counter() - graph_started) * 1000
 
     # Stage 3: one score per candidate.

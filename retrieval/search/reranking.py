@@ -9,8 +9,10 @@ Weighted (default):
 Every signal is in 0..1 before it is weighted, so a weight is the most that signal can add:
 `vector` is the cosine similarity min-max scaled over the candidates (cosines of one model
 crowd into a narrow band), `keyword` the weighted share of query terms the chunk holds
-divided by the best share, `path` 1.0 / 0.8 / 0.6 by hops, `proximity` how much of the
-first-stage evidence sits in the chunk's document (relative to the best document).
+divided by the best share, `path` the path signal (path scores 1.0 / 0.8 / 0.6 by hops,
+weighted by the relevance of the seeds the paths start from; see
+graph_expansion.path_signals), `proximity` how much of the first-stage evidence sits in
+the chunk's document (relative to the best document).
 
 RRF: sum over the rankings (vector, keyword, graph path, proximity) of
 weight / (k + rank), divided by its largest possible value so it also lies in 0..1.
@@ -84,7 +86,7 @@ def _normalize(candidates: Sequence[Candidate], keyword_boost: float) -> None:
         c.signals = {
             "vector": vector,
             "keyword": keyword,
-            "path": c.path_score,
+            "path": c.path_signal,
             "section": c.section_boost,
             "relevance": (1.0 - keyword_boost) * vector + keyword_boost * keyword,
         }

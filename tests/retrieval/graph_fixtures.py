@@ -101,6 +101,11 @@ def _remove(corpus: GraphCorpus, namespace: str) -> None:
 
     for document in Document.objects.filter(collection__in=[corpus.people, corpus.secret]):
         delete_document(document)
+    # The rows were committed (session fixture): remove them so that --reuse-db works.
+    corpus.people.delete()
+    corpus.secret.delete()
+    corpus.reader.delete()
+    corpus.outsider.delete()
     for label in ("Entity", "SectionType"):
         graph.run_write(
             f"MATCH (n:{label}) WHERE n.id STARTS WITH $prefix DETACH DELETE n",

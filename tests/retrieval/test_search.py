@@ -138,8 +138,9 @@ def test_expansion_limits_cap_each_kind(search_corpus: SearchCorpus) -> None:
         hierarchical_expansion_limit=1,
         semantic_expansion_limit=0,
         entity_expansion_limit=0,
+        title_expansion_limit=0,
     )
-    assert outcome.expansion.counts == {"hierarchical": 1, "semantic": 0, "entity": 0}
+    assert outcome.expansion.counts == {"hierarchical": 1, "semantic": 0, "entity": 0, "title": 0}
     assert sum(1 for c in outcome.candidates if c.hop) <= 1
 
 
