@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,11 @@ from django.conf import settings
 from config.celery import app as celery_app
 
 TEST_QUEUE = os.environ.get("TEST_CELERY_QUEUE", "switchboard-test")
+# Files the tests ingest go to a folder of this run, set before the session's worker starts
+# so that both read the same files. Fixtures change it only through pytest's `settings`.
+MEDIA = tempfile.mkdtemp(prefix="switchboard-test-media-")
+os.environ["MEDIA_ROOT"] = MEDIA
+settings.MEDIA_ROOT = MEDIA
 # Persistent connections opened in Channels' worker threads would keep the test database
 # busy at teardown.
 settings.DATABASES["default"]["CONN_MAX_AGE"] = 0

@@ -7,7 +7,6 @@ documents takes minutes); otherwise it is deleted at the end. `routing_warehouse
 warehouse and its registry (the SQL agent's fixture), with the router's caches cleared.
 """
 
-import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -63,7 +62,6 @@ def routing_corpus(
         have = set(collection.documents.values_list("file_path", flat=True))
         missing = [name for name in DEMO_FILES if name not in have]
         if missing:
-            settings.MEDIA_ROOT = tempfile.mkdtemp(prefix="switchboard-routing-media-")
             job = ingest(collection, {name: (DEMO / name).read_bytes() for name in missing})
             assert job.status == "done", job.status
         assert collection.documents.count() == len(DEMO_FILES)

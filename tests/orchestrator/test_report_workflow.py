@@ -3,7 +3,6 @@ pipeline: triage, document search, a reporter per angle, the review loop and the
 
 import json
 import re
-import tempfile
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -60,7 +59,6 @@ class ReportCorpus:
 def report_corpus(django_db_setup: None, django_db_blocker: Any) -> Iterator[ReportCorpus]:
     """Four demo documents in a collection that one reader may read."""
     namespace = settings.INGESTION_GRAPH_NAMESPACE
-    settings.MEDIA_ROOT = tempfile.mkdtemp(prefix="switchboard-report-media-")
     suffix = uuid.uuid4().hex[:6]
     with django_db_blocker.unblock():
         reader = get_user_model().objects.create_user(f"report-reader-{suffix}", password="pw")

@@ -10,7 +10,6 @@ the chat writers ask. `graph_down`: the graph driver pointed at a closed port.""
 import io
 import json
 import socket
-import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -59,7 +58,6 @@ class ToolCorpus:
 @pytest.fixture(scope="session", name="tool_corpus")
 def fixture_tool_corpus(django_db_setup: None, django_db_blocker: Any) -> Iterator[ToolCorpus]:
     namespace = settings.INGESTION_GRAPH_NAMESPACE
-    settings.MEDIA_ROOT = tempfile.mkdtemp(prefix="switchboard-tools-media-")
     suffix = uuid.uuid4().hex[:6]
     with django_db_blocker.unblock():
         users = get_user_model().objects

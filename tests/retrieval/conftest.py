@@ -3,7 +3,6 @@ pipeline (so chunks, sections, entities and graph edges are what production writ
 team collection one reader may see, and a vault collection about the same people that
 only its own reader may see."""
 
-import tempfile
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -69,7 +68,6 @@ class SearchCorpus:
 @pytest.fixture(scope="session")
 def search_corpus(django_db_setup: None, django_db_blocker: Any) -> Iterator[SearchCorpus]:
     namespace = settings.INGESTION_GRAPH_NAMESPACE
-    settings.MEDIA_ROOT = tempfile.mkdtemp(prefix="switchboard-search-media-")
     suffix = uuid.uuid4().hex[:6]
     with django_db_blocker.unblock():
         users = get_user_model().objects

@@ -2,7 +2,6 @@
 the real ingestion pipeline: demo résumés a reader may see, and a secret document that
 names some of the same people, which that reader may not see."""
 
-import tempfile
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -82,7 +81,6 @@ _shared: dict[str, Any] = {"corpus": None, "users": 0}
 
 
 def _build(namespace: str) -> GraphCorpus:
-    settings.MEDIA_ROOT = tempfile.mkdtemp(prefix="switchboard-retrieval-media-")
     users = get_user_model().objects
     reader = users.create_user("graph-reader", password="graph-reader-pw")
     outsider = users.create_user("graph-outsider", password="graph-outsider-pw")

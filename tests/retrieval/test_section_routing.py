@@ -58,9 +58,11 @@ def test_scoped_routing_returns_the_named_persons_section_ranked_by_the_formula(
 def test_a_synonym_heading_matches_through_its_section_type(graph_corpus: GraphCorpus) -> None:
     # Sarah Chen's résumé calls it "Technical Expertise"; the question says "skills".
     expertise = Section.objects.get(
-        document__file_name="sarah_chen.docx", name="Technical Expertise"
+        document=graph_corpus.documents["sarah_chen.docx"], name="Technical Expertise"
     )
-    skills = Section.objects.get(document__file_name="alexis_torres.pdf", name="Skills")
+    skills = Section.objects.get(
+        document=graph_corpus.documents["alexis_torres.pdf"], name="Skills"
+    )
     assert expertise.section_type_id == skills.section_type_id
     _, hits = _route(graph_corpus, "Sarah Chen skills")
     assert _files(hits) == {"sarah_chen.docx"}
@@ -76,7 +78,7 @@ def test_a_parent_section_routes_to_the_chunks_of_its_subsections(
 ) -> None:
     _, hits = _route(graph_corpus, "Alexis Torres professional experience section")
     experience = Section.objects.get(
-        document__file_name="alexis_torres.pdf", name="Professional Experience"
+        document=graph_corpus.documents["alexis_torres.pdf"], name="Professional Experience"
     )
     routed = {h.chunk_id for h in hits if h.section_id == str(experience.pk)}
     under = {
