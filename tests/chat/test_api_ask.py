@@ -54,6 +54,8 @@ def test_a_question_gets_the_seeds_reply_and_both_messages_are_kept(alice: User)
         "complete",
         body["response"],
     )
+    decision = answer.data["route_decision"]  # kept, so a reloaded trace shows why
+    assert decision["route"] == "sql" and decision["reasons"]
     session.refresh_from_db()
     assert session.title == QUESTION
 

@@ -24,6 +24,10 @@ class EventLog:
     def named(self, name: str) -> list[dict]:
         return [event.data for event in self.events if event.name == name]
 
+    def text(self) -> str:
+        """The answer as its `token` events streamed it."""
+        return "".join(data["content"] for data in self.named("token"))
+
 
 @pytest.fixture
 def engine_events() -> EventLog:

@@ -12,7 +12,7 @@ import json
 import socket
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
@@ -23,13 +23,12 @@ from pytest_django.fixtures import Settings
 
 from chat.orchestrator.breaker import CircuitBreaker
 from chat.orchestrator.context import RunContext
-from chat.orchestrator.events import Event
 from core.providers import graph, llm
 from ingestion.models import Collection, Document
 
 from ..ingestion.fake_openai import FakeOpenAI
 from ..ingestion.helpers import ingest
-from .conftest import ROOT_DIR
+from .conftest import ROOT_DIR, EventLog
 
 if not settings.INGESTION_GRAPH_NAMESPACE:
     settings.INGESTION_GRAPH_NAMESPACE = f"test-tools-{uuid.uuid4().hex[:8]}:"
@@ -93,24 +92,8 @@ def fixture_tool_corpus(django_db_setup: None, django_db_blocker: Any) -> Iterat
                 )
 
 
-@dataclass
-class Events:
-    """A RunContext emit callback that keeps every event."""
-
-    events: list[Event] = field(default_factory=list)
-
-    def __call__(self, event: Event) -> None:
-        self.events.append(event)
-
-    def named(self, name: str) -> list[dict[str, Any]]:
-        return [e.data for e in self.events if e.name == name]
-
-    def text(self) -> str:
-        return "".join(e["content"] for e in self.named("token"))
-
-
-def context(user: Any, question: str, **options: Any) -> tuple[RunContext, Events]:
-    events = Events()
+def context(user: Any, question: str, **options: Any) -> tuple[RunContext, EventLog]:
+    events = EventLog()
     return RunContext(user=user, question=question, emit=events, **options), events
 
 
