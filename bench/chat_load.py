@@ -2,18 +2,21 @@
 
     python bench/chat_load.py [--url http://127.0.0.1:8000] [-n 50] [--username demo]
 
-Without --url it starts daphne itself on a free loopback port with the project's settings
-(`.env`, as `scripts/run` serves) and no LLM, and stops it at the end. The server needs the
-demo data that `scripts/run` loads (the warehouse, its registry, the demo documents and the
-demo user; DEMO_USERNAME / DEMO_PASSWORD as for `manage.py ensure_demo_user`).
+Without --url it starts the server as `scripts/run` does (uvicorn, one worker process per
+core unless --workers says otherwise) on a free loopback port with the project's settings
+(`.env`) and no LLM, and stops it at the end. The server needs the demo data that
+`scripts/run` loads (the warehouse, its registry, the demo documents and the demo user;
+DEMO_USERNAME / DEMO_PASSWORD as for `manage.py ensure_demo_user`).
 
-Each conversation logs in through the login page (a session cookie of its own), creates a
-chat session through the API, opens /ws/chat/ and asks one question; SQL and document
-questions alternate. A warm-up asks each question once first (the first question of a
-fresh process loads the embedding model; its time is reported apart). Then every
-conversation asks at the same moment and the clock runs from each one's ask: time to the
-first event (`accepted`), to the first orchestrator event, to the first token and to
-`complete`, with p50 / p95 / max and the errors. The sessions it created are deleted.
+The questions are the standalone SQL, document, graph and general questions of
+demo/questions/routing.jsonl, interleaved, each asked once: no answer, embedding or plan
+cached from an earlier ask helps. Each conversation logs in through the login page (a
+session cookie of its own), creates a chat session through the API, opens /ws/chat/ and
+asks one question. A warm-up first asks a few questions kept out of the measured set (the
+first question of a fresh process loads the models; its time is reported apart). Then
+every conversation asks at the same moment and the clock runs from each one's ask: time
+to the first event (`accepted`), to the first orchestrator event, to the first token and
+to `complete`, with p50 / p95 / max and the errors. The sessions it created are deleted.
 """
 
 from __future__ import annotations
@@ -33,21 +36,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+import psutil
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
 
-SQL_QUESTIONS = [
-    "How many work orders were completed in 2025?",
-    "How many customers do we have?",
-    "How many invoices were paid in 2025?",
-]
-DOCUMENT_QUESTIONS = [
-    "What does the overtime policy say about weekends?",
-    "How do I report an incident?",
-    "What PPE is required on a job site?",
-]
-MIX = [q for pair in zip(SQL_QUESTIONS, DOCUMENT_QUESTIONS, strict=True) for q in pair]
+QUESTIONS = ROOT / "demo" / "questions" / "routing.jsonl"
+ROUTES = ("sql", "documents", "graph", "general")
+WARM_UP = 8  # questions per worker process, kept out of the measured set
 LOGINS_AT_ONCE = 4  # password hashing is deliberately slow; logins are not what is measured
 
 
@@ -63,6 +59,19 @@ class Conversation:
     error: str = ""
 
 
+def question_pool() -> list[str]:
+    """Standalone questions of each route, interleaved so that any prefix is a mix."""
+    by_route: dict[str, list[str]] = {route: [] for route in ROUTES}
+    for line in QUESTIONS.read_text().splitlines():
+        row = json.loads(line)
+        if row["route"] in by_route and not row.get("history") and not row.get("attachments"):
+            by_route[row["route"]].append(row["question"])
+    pool: list[str] = []
+    for rank in range(max(len(q) for q in by_route.values())):
+        pool.extend(q[rank] for q in by_route.values() if rank < len(q))
+    return pool
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -70,15 +79,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def daphne() -> Iterator[str]:
+def server(workers: int) -> Iterator[tuple[str, int]]:
     port = free_port()
     env = {**os.environ, "OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", "OPENAI_MODEL": ""}
-    log_path = ROOT / "var" / "bench-chat-daphne.log"
+    log_path = ROOT / "var" / "bench-chat-server.log"
     log_path.parent.mkdir(exist_ok=True)
     with log_path.open("w") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "config.asgi:application"],
+            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+             "--port", str(port), "--workers", str(workers), "--no-access-log",
+             "--timeout-graceful-shutdown", "5"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         url = f"http://127.0.0.1:{port}"
@@ -86,14 +96,14 @@ def daphne() -> Iterator[str]:
             deadline = time.monotonic() + 120
             while True:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit(f"daphne did not start; see {log_path}")
+                    raise SystemExit(f"the server did not start; see {log_path}")
                 try:
                     if httpx.get(f"{url}/accounts/login/", timeout=2).status_code == 200:
                         break
                 except httpx.TransportError:
                     pass
                 time.sleep(0.5)
-            yield url
+            yield url, process.pid
         finally:
             process.terminate()
             process.wait(timeout=30)
@@ -182,9 +192,38 @@ async def clean_up(url: str, conversations: list[Conversation]) -> None:
                 await http.delete(f"/api/chat/sessions/{conversation.session_id}")
 
 
+@dataclass
+class Clock:
+    """Wall time and CPU time of one round: the whole machine's (every process, this
+    script's 50 sockets included) and, when this script started it, the server's."""
+
+    server_pid: int | None = None
+    wall: float = 0.0
+    machine_cpu: float = 0.0
+    server_cpu: float | None = None
+
+    def _server_cpu(self) -> float | None:
+        if self.server_pid is None:
+            return None
+        root = psutil.Process(self.server_pid)
+        times = [p.cpu_times() for p in (root, *root.children(recursive=True))]
+        return sum(t.user + t.system for t in times)
+
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        machine, server, began = psutil.cpu_times(), self._server_cpu(), time.perf_counter()
+        yield
+        self.wall = time.perf_counter() - began
+        after = psutil.cpu_times()
+        self.machine_cpu = (after.user + after.system) - (machine.user + machine.system)
+        server_after = self._server_cpu()
+        if server is not None and server_after is not None:
+            self.server_cpu = server_after - server
+
+
 async def run_round(
-    url: str, questions: list[str], credentials: tuple[str, str], timeout: float
-) -> tuple[list[Conversation], float]:
+    url: str, questions: list[str], credentials: tuple[str, str], timeout: float, clock: Clock
+) -> list[Conversation]:
     conversations = [Conversation(q) for q in questions]
     logins = asyncio.Semaphore(LOGINS_AT_ONCE)
 
@@ -196,12 +235,11 @@ async def run_round(
     start = asyncio.Event()
     tasks = [asyncio.create_task(converse(url, c, start, timeout)) for c in conversations]
     await asyncio.sleep(1.0)  # every socket is open and waiting
-    began = time.perf_counter()
-    start.set()
-    await asyncio.gather(*tasks)
-    wall = time.perf_counter() - began
+    with clock.running():
+        start.set()
+        await asyncio.gather(*tasks)
     await clean_up(url, conversations)
-    return conversations, wall
+    return conversations
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -210,8 +248,15 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[rank]
 
 
-def report(conversations: list[Conversation], wall: float) -> None:
-    print(f"\n{len(conversations)} concurrent conversations, wall time {wall:.2f} s")
+def report(conversations: list[Conversation], clock: Clock) -> None:
+    n = len(conversations)
+    print(f"\n{n} concurrent conversations, wall time {clock.wall:.2f} s")
+    print(f"  CPU: machine {clock.machine_cpu:.2f} s", end="")
+    if clock.server_cpu is not None:
+        each = clock.server_cpu / n * 1000
+        print(f", server {clock.server_cpu:.2f} s ({each:.0f} ms a question)")
+    else:
+        print()
     print(f"{'':28}{'p50':>9}{'p95':>9}{'max':>9}   (seconds from the ask)")
     for label, attribute in (
         ("first event (accepted)", "first_event"),
@@ -241,22 +286,36 @@ def machine() -> str:
     return f"{os.cpu_count()} cores, {memory} memory"
 
 
-async def bench(url: str, count: int, credentials: tuple[str, str], timeout: float) -> int:
+async def bench(
+    url: str,
+    count: int,
+    credentials: tuple[str, str],
+    timeout: float,
+    server_pid: int | None = None,
+) -> int:
     print(f"server {url}; machine: {machine()}")
-    [first], _ = await run_round(url, MIX[:1], credentials, timeout=300)
+    pool = question_pool()
+    measured, warm_up = pool[:-WARM_UP], pool[-WARM_UP:]
+    if count > len(measured):
+        print(f"note: {count} conversations but {len(measured)} questions; some repeat")
+    clock = Clock(server_pid)
+    [first] = await run_round(url, warm_up[:1], credentials, 300, clock)
     note = f" ({first.error})" if first.error else ""
     print(f"cold start: the first question of the process took {first.complete or 0:.2f} s{note}")
-    await run_round(url, MIX, credentials, timeout=300)  # each question once, not measured
-    conversations, wall = await run_round(
-        url, [MIX[i % len(MIX)] for i in range(count)], credentials, timeout
-    )
-    report(conversations, wall)
+    await run_round(url, warm_up, credentials, 300, clock)  # every worker process, not measured
+    questions = [measured[i % len(measured)] for i in range(count)]
+    conversations = await run_round(url, questions, credentials, timeout, clock)
+    report(conversations, clock)
     return 1 if any(c.error for c in conversations) else 0
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--url", help="a running server (default: start daphne here)")
+    parser.add_argument("--url", help="a running server (default: start one here)")
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1,
+        help="server worker processes when starting one (default: one per core)",
+    )  # fmt: skip
     parser.add_argument("-n", "--conversations", type=int, default=50)
     parser.add_argument("--username", default=os.environ.get("DEMO_USERNAME", "demo"))
     parser.add_argument("--password", default=os.environ.get("DEMO_PASSWORD", "switchboard-demo"))
@@ -268,8 +327,10 @@ def main() -> None:
             bench(options.url.rstrip("/"), options.conversations, credentials, options.timeout)
         )
     else:
-        with daphne() as url:
-            code = asyncio.run(bench(url, options.conversations, credentials, options.timeout))
+        with server(options.workers) as (url, pid):
+            code = asyncio.run(
+                bench(url, options.conversations, credentials, options.timeout, server_pid=pid)
+            )
     sys.exit(code)
 
 

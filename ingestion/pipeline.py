@@ -34,9 +34,11 @@ from .models import (
     JobItem,
     JobStatus,
     Section,
+    SentenceVector,
 )
 from .parsers import ParsedDocument, ParseError, parse_bytes
 from .progress import publish
+from .sentences import chunk_sentence_inputs
 from .workers import holder_alive, worker_id
 
 log = logging.getLogger(__name__)
@@ -52,6 +54,8 @@ class Prepared:
     extraction: Extraction
     keywords: list[list[str]]
     images: list[tuple[int, str, str, int | None]] = field(default_factory=list)
+    # Per chunk: (embedding input, vector) of each sentence answers may quote.
+    sentences: list[list[tuple[str, list[float]]]] = field(default_factory=list)
 
 
 def claim_item(item_id: int) -> JobItem | None:
@@ -130,9 +134,26 @@ def _embed(texts: list[str]) -> list[list[float]]:
     return vectors
 
 
+def embed_by_length(texts: list[str]) -> list[list[float]]:
+    """Sentences vary from three words to a paragraph: batched by length, little padding."""
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    vectors = _embed([texts[i] for i in order])
+    placed: list[list[float]] = [[] for _ in texts]
+    for i, vector in zip(order, vectors, strict=True):
+        placed[i] = vector
+    return placed
+
+
 def embed(prepared: Prepared) -> None:
     prepared.chunk_vectors = _embed([c.embedding_input() for c in prepared.chunks])
     prepared.section_vectors = _embed([s.name for s in prepared.sections])
+    names = {s.position: s.name[:500] for s in prepared.sections}
+    inputs = [
+        chunk_sentence_inputs(names.get(c.section, "") if c.section is not None else "", c.text)
+        for c in prepared.chunks
+    ]
+    vectors = iter(embed_by_length([text for group in inputs for text in group]))
+    prepared.sentences = [[(text, next(vectors)) for text in group] for group in inputs]
 
 
 def extract(prepared: Prepared, *, file_name: str) -> None:
@@ -211,6 +232,11 @@ def save_document(item: JobItem, prepared: Prepared) -> tuple[Document, str]:
             document.save()
             sections = _save_sections(document, prepared)
             chunks = _save_chunks(document, prepared, sections)
+            SentenceVector.objects.bulk_create(
+                SentenceVector(chunk=chunk, text=text, embedding=vector)
+                for chunk, group in zip(chunks, prepared.sentences, strict=True)
+                for text, vector in group
+            )
             Image.objects.bulk_create(
                 Image(
                     document=document,

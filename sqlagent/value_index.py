@@ -2,13 +2,15 @@
 of small tables ("Denver", "Westgate Power Group") and the shapes of codes ("WO-001234").
 
 Read from the warehouse once per semantic-layer version and kept in the cache (Redis), so
-every process shares it. The values stay inside Switchboard: they are matched against
+every process shares it, and in each process (unpickling it per question costs more than
+the rest of planning). The values stay inside Switchboard: they are matched against
 questions here and never put in an LLM prompt.
 """
 
 import hashlib
 import logging
 import re
+import threading
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -27,6 +29,7 @@ CODE = re.compile(r"^[A-Z]{1,4}-?\d{2,}$")
 NAMED_ROLES = frozenset({None, "instance", "reference", "template", "bridge"})
 FREE_TEXT = re.compile(r"(description|note|comment|answer|fileName|text|body|message)", re.I)
 CACHE_SECONDS = 7 * 24 * 3600
+KEPT_HERE = 8  # indexes a process keeps (a key per data source, version and database)
 
 
 @dataclass(frozen=True)
@@ -95,12 +98,23 @@ def build_value_index(layer: SemanticLayer, url: str, *, agent: bool) -> ValueIn
     return ValueIndex(tuple(values), tuple(codes))
 
 
+_here: dict[str, ValueIndex] = {}
+_here_lock = threading.Lock()
+
+
 def value_index(layer: SemanticLayer, url: str, *, agent: bool) -> ValueIndex:
     # The URL is part of the key: two databases may carry a data source of one name.
     where = hashlib.sha256(url.encode()).hexdigest()[:12]
     key = f"sqlagent:values:{layer.data_source}:{layer.version}:{where}"
+    found = _here.get(key)
+    if found is not None:
+        return found
     found = cache.get(key)
     if found is None:
         found = build_value_index(layer, url, agent=agent)
         cache.set(key, found, CACHE_SECONDS)
+    with _here_lock:
+        if len(_here) >= KEPT_HERE:
+            _here.clear()  # older versions: a registry edit bumped the version
+        _here[key] = found
     return found

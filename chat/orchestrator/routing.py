@@ -25,7 +25,6 @@ import math
 import re
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -45,7 +44,7 @@ from chat.models import Route, RouteExample
 from chat.orchestrator.context import Turn
 from chat.orchestrator.memory import FollowUp, resolve_follow_up
 from core.providers import llm
-from core.providers.embeddings import embed_texts
+from core.providers.embeddings import embed_query, embed_texts, forget_queries
 from retrieval import sql as retrieval_sql
 from retrieval.entity_retrieval import RELATION_WORDS
 from retrieval.search.keyword_search import keyword_search
@@ -181,7 +180,7 @@ def clear_caches() -> None:
     with _example_lock:
         _example_index = None
     _chunk_counts.clear()
-    _embedded.clear()
+    forget_queries()
 
 
 # --- general, clarification, upload: the words themselves ---------------------------------
@@ -724,27 +723,12 @@ def example_index() -> ExampleIndex:
 
 
 _embedder_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="route-embed")
-_embedded: "OrderedDict[str, Any]" = OrderedDict()  # question -> vector, the latest last
-EMBEDDING_CACHE_SIZE = 1024
-
-
-def _embed_question(text: str) -> Any:
-    vector = np.array(embed_texts([text])[0], dtype=np.float32)
-    _embedded[text] = vector
-    while len(_embedded) > EMBEDDING_CACHE_SIZE:
-        _embedded.popitem(last=False)
-    return vector
 
 
 def _embed_in_background(text: str) -> "Future[Any]":
     """The question's vector; the model runs while the database signals are read (torch
-    releases the GIL). A question seen before needs no thread at all."""
-    known = _embedded.get(text)
-    if known is not None:
-        done: Future[Any] = Future()
-        done.set_result(known)
-        return done
-    return _embedder_pool.submit(_embed_question, text)
+    releases the GIL). The search and the answer writer reuse it (embed_query remembers)."""
+    return _embedder_pool.submit(lambda: np.array(embed_query(text), dtype=np.float32))
 
 
 def _examples(text: str, embedding: "Future[Any]", evidence: _Evidence) -> None:

@@ -2,7 +2,7 @@
 entities, and the jobs that produce them."""
 
 from .collections import Collection, CollectionQuerySet
-from .documents import Chunk, Document, Image, Section, SectionType
+from .documents import Chunk, Document, Image, Section, SectionType, SentenceVector
 from .entities import Entity, EntityMention, EntityRelation, ExtractionSchema
 from .jobs import IngestionJob, ItemStatus, JobItem, JobStatus
 
@@ -22,4 +22,5 @@ __all__ = [
     "JobStatus",
     "Section",
     "SectionType",
+    "SentenceVector",
 ]

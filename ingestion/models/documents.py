@@ -164,6 +164,19 @@ class Chunk(models.Model):
         return f"{self.document_id}#{self.index}"
 
 
+class SentenceVector(models.Model):
+    """One sentence (or heading line) of a chunk as extractive answers quote it, embedded
+    at ingestion with its section's name. Looked up by its exact embedding input, so a
+    sentence split differently later is simply not found and embedded when asked."""
+
+    chunk = models.ForeignKey(Chunk, on_delete=models.CASCADE, related_name="sentence_vectors")
+    text = models.TextField()  # the embedding input: "section: sentence"
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIM)
+
+    def __str__(self) -> str:
+        return f"{self.chunk_id}: {self.text[:60]}"
+
+
 class Image(models.Model):
     """A picture inside a document, stored beside it, linked to the chunk it sits in."""
 

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import connection
 
-from core.providers.embeddings import embed_texts
+from core.providers.embeddings import embed_query
 
 from .. import sql
 from .candidates import Candidate
@@ -131,7 +131,7 @@ def graphrag_search(
     fetch = max(settings.RETRIEVAL_FETCH_LIMIT, params.top_k)
 
     def vector_stage() -> tuple[list[float], list[VectorHit], float, float]:
-        embedding, embed_ms = _timed(lambda: embed_texts([params.query])[0])
+        embedding, embed_ms = _timed(lambda: embed_query(params.query))
         hits: list[VectorHit] = []
         search_ms = 0.0
         if params.use_vector_search and not scope.empty:

@@ -1,4 +1,4 @@
-"""The chat in a real browser. Debian's chromium drives the app as daphne serves it (pages,
+"""The chat in a real browser. Debian's chromium drives the app as uvicorn serves it (pages,
 API and the websocket, in a process of its own) on the demo warehouse and demo documents,
 with a real Celery worker for uploads and no LLM (deterministic routing and answers).
 
@@ -133,7 +133,7 @@ def _warm_up(port: int, django_db_blocker: Any) -> None:
 def chat_server(
     django_db_setup: None, django_db_blocker: Any, agent_warehouse_url: str
 ) -> Iterator[str]:
-    """The app under daphne on the test database: what `scripts/run` serves, on loopback."""
+    """The app under uvicorn on the test database: what `scripts/run` serves, on loopback."""
     if not shutil.which(CHROMIUM):
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     port = _free_port()
@@ -153,10 +153,10 @@ def chat_server(
         "OPENAI_MODEL": "",
     }
     SHOTS.mkdir(parents=True, exist_ok=True)
-    log = open(SHOTS / f"daphne-{TEST_QUEUE}.log", "w")  # noqa: SIM115 - lives as long as the server
+    log = open(SHOTS / f"server-{TEST_QUEUE}.log", "w")  # noqa: SIM115 - lives as long as the server
     process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "config.asgi:application"],
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+         "--port", str(port), "--workers", "1", "--timeout-graceful-shutdown", "5"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
@@ -164,7 +164,7 @@ def chat_server(
         deadline = time.monotonic() + 60
         while _request(port, "GET", "/accounts/login/", timeout=5) != 200:
             if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"daphne did not start; see {log.name}")
+                raise RuntimeError(f"the server did not start; see {log.name}")
             time.sleep(0.3)
         _warm_up(port, django_db_blocker)
         yield base

@@ -9,8 +9,9 @@ cheap one ranks them all:
           + 0.15 x chunk prior       (the chunk's hybrid score / the best chunk's)
           + 0.10 x answer type       (a "when" question and a date, "how many" and a number)
 
-and the best 8 of them get the vector part (a sentence embedding is the costly step on a
-CPU; on the demo set, embedding 8 rather than 16 or all loses nothing):
+and the best 8 of them get the vector part (on the demo set, 8 rather than 16 or all loses
+nothing). Ingestion stored each sentence's vector (ingestion/sentences.py), so answering
+runs no model over document text:
 
     score = 0.45 x cosine(question, section name + sentence) + cheap
 
@@ -27,7 +28,9 @@ from dataclasses import dataclass
 from threading import Lock
 from typing import Any
 
-from core.providers.embeddings import embed_texts
+from core.providers.embeddings import embed_query, embed_texts
+from ingestion.models import SentenceVector
+from ingestion.sentences import WORD, embedding_input, heading_line, split_sentences
 from retrieval.search.query_terms import query_keywords
 
 VECTOR_WEIGHT = 0.45
@@ -40,20 +43,7 @@ MAX_SENTENCES = 4
 CHUNKS_READ = 6  # the best chunks whose sentences compete
 EMBEDDED = 8  # sentences embedded per question, the best by the cheap score
 SECTION_LINES = 10  # lines quoted when the search routed to a section
-MIN_WORDS = 3
-LIST_ITEMS = 12  # list items a line ending in ":" takes at most
-LIST_ITEM_WORDS = 8  # longer lines without a bullet are not list items
-MAX_SENTENCE_CHARS = 420
 
-_ABBREVIATIONS = frozenset(
-    {"e.g", "i.e", "etc", "vs", "dr", "mr", "mrs", "ms", "st", "inc", "co", "corp", "ltd",
-     "jr", "sr", "no", "fig", "approx", "dept", "est"}
-)  # fmt: skip
-_BULLET = re.compile(r"^\s*(?:[-*•▪◦·]|\d{1,2}[.)])\s+")
-_BOUNDARY = re.compile(r"[.!?][\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9+#.\-]*")
-_INITIALS = re.compile(r"(?:[a-z]\.)*[a-z]\.?")
-_PAGE_FOOTER = re.compile(r"\bpage \d+ (?:of|/) \d+\s*$", re.IGNORECASE)
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 _DATE = re.compile(rf"\b(?:(?:19|20)\d\d|(?:{_MONTHS})[a-z]*\.? \d{{1,2}})\b", re.IGNORECASE)
 _NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b")
@@ -74,59 +64,6 @@ class Sentence:
     coverage: float = 0.0
 
 
-def _lines(text: str) -> list[str]:
-    """The text's lines without markup; a line ending in ":" takes the list items that
-    follow it ("wears at all times: Hard hat; Safety glasses; Gloves."), which alone would
-    be too short to quote. An item is a bulleted line or a short one that is no sentence."""
-    lines: list[tuple[str, bool]] = []
-    for raw in text.splitlines():
-        line = _BULLET.sub("", raw.strip())
-        if not line or line.startswith(("#", "![", "|---", "```")) or _PAGE_FOOTER.search(line):
-            continue
-        lines.append((line, line != raw.strip()))
-    merged: list[str] = []
-    i = 0
-    while i < len(lines):
-        line, items = lines[i][0], []
-        if line.endswith(":"):
-            for following, bulleted in lines[i + 1 : i + 1 + LIST_ITEMS]:
-                short = len(_WORD.findall(following)) <= LIST_ITEM_WORDS
-                if following.endswith(":") or not (
-                    bulleted or (short and not following.endswith((".", "!", "?")))
-                ):
-                    break
-                items.append(following.rstrip(".;,"))
-        if items:
-            merged.append(f"{line} {'; '.join(items)}.")
-            i += 1 + len(items)
-        else:
-            merged.append(line)
-            i += 1
-    return merged
-
-
-def split_sentences(text: str) -> list[str]:
-    """Lines, then sentences within a line; headings, fragments and markup left out."""
-    found: list[str] = []
-    for line in _lines(text):
-        start = 0
-        for match in _BOUNDARY.finditer(line):
-            before = line[start : match.start()].rsplit(" ", 1)[-1].lower()
-            if before.rstrip(".") in _ABBREVIATIONS or _INITIALS.fullmatch(before):
-                continue  # "e.g. Python", "B.S. Computer Science", "J. Smith"
-            found.append(line[start : match.start() + 1].strip())
-            start = match.end()
-        found.append(line[start:].strip())
-    return [_trim(s) for s in found if len(_WORD.findall(s)) >= MIN_WORDS]
-
-
-def _trim(sentence: str) -> str:
-    sentence = sentence.replace("**", "").strip()
-    if len(sentence) <= MAX_SENTENCE_CHARS:
-        return sentence
-    return sentence[:MAX_SENTENCE_CHARS].rsplit(" ", 1)[0] + " …"
-
-
 def _stem(word: str) -> str:
     word = word.lower().rstrip(".")
     for suffix in ("'s", "\u2019s", "ing", "ed", "es", "s"):
@@ -136,7 +73,7 @@ def _stem(word: str) -> str:
 
 
 def _stems(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD.findall(text)}
+    return {_stem(w) for w in WORD.findall(text)}
 
 
 def coverage(terms: Sequence[str], sentence: str, context: str) -> float:
@@ -147,7 +84,7 @@ def coverage(terms: Sequence[str], sentence: str, context: str) -> float:
     own, around = _stems(sentence), _stems(re.sub(r"[_./\\-]+", " ", context))
     total = 0.0
     for term in terms:
-        parts = [_stem(p) for p in _WORD.findall(term)] or [_stem(term)]
+        parts = [_stem(p) for p in WORD.findall(term)] or [_stem(term)]
         if all(p in own for p in parts):
             total += 1.0
         elif all(p in own | around for p in parts):
@@ -184,6 +121,19 @@ class _EmbeddingCache:
 _cache = _EmbeddingCache()
 
 
+def sentence_vectors(texts: Sequence[str], chunk_ids: Sequence[str]) -> list[list[float]]:
+    """The vectors ingestion stored for these sentences of these chunks; a sentence it has
+    none for (a chunk ingested before sentences were embedded) is embedded now."""
+    stored: dict[str, list[float]] = {}
+    ids = [c for c in chunk_ids if c]
+    if ids and texts:
+        rows = SentenceVector.objects.filter(chunk_id__in=ids, text__in=set(texts))
+        stored = {text: list(vector) for text, vector in rows.values_list("text", "embedding")}
+    missing = [t for t in texts if t not in stored]
+    stored.update(zip(missing, _cache.embed(missing), strict=True))
+    return [stored[t] for t in texts]
+
+
 def _dot(a: Sequence[float], b: Sequence[float]) -> float:
     return sum(x * y for x, y in zip(a, b, strict=True))
 
@@ -199,15 +149,15 @@ def answer_type(question: str, sentence: str) -> float:
 def score_sentences(question: str, results: Sequence[dict[str, Any]]) -> list[Sentence]:
     """The sentences of the best chunks that were embedded and scored in full, best first."""
     sentences: list[Sentence] = []
-    headings: set[tuple[str, str]] = set()
+    headings: set[tuple[str, str | None]] = set()
     for index, result in enumerate(results[:CHUNKS_READ]):
         # A heading often holds the answer ("Meridian Freight Systems - Staff Platform
         # Engineer"): it competes as the first line of its section's first chunk read.
-        heading = _section_name(result)
+        heading = heading_line(_section_name(result))
         key = (result["file_path"], heading)
-        if len(_WORD.findall(heading)) >= MIN_WORDS and key not in headings:
+        if heading and key not in headings:
             headings.add(key)
-            sentences.append(Sentence(_trim(heading), index, -1))
+            sentences.append(Sentence(heading, index, -1))
         for position, text in enumerate(split_sentences(result["text"])):
             sentences.append(Sentence(text, index, position))
     if not sentences:
@@ -225,13 +175,11 @@ def score_sentences(question: str, results: Sequence[dict[str, Any]]) -> list[Se
             + TYPE_WEIGHT * answer_type(question, sentence.text)
         )
     shortlist = sorted(sentences, key=lambda s: (-s.score, s.result, s.position))[:EMBEDDED]
-    texts = []
-    for sentence in shortlist:
-        section = _section_name(results[sentence.result])
-        texts.append(f"{section}: {sentence.text}" if section else sentence.text)
-    vectors = _cache.embed([question, *texts])
-    for sentence, vector in zip(shortlist, vectors[1:], strict=True):
-        sentence.vector = max(0.0, _dot(vectors[0], vector))
+    texts = [embedding_input(_section_name(results[s.result]), s.text) for s in shortlist]
+    chunk_ids = [str(r["metadata"].get("chunk_id") or "") for r in results[:CHUNKS_READ]]
+    asked = embed_query(question)
+    for sentence, vector in zip(shortlist, sentence_vectors(texts, chunk_ids), strict=True):
+        sentence.vector = max(0.0, _dot(asked, vector))
         sentence.score = round(sentence.score + VECTOR_WEIGHT * sentence.vector, 4)
     return sorted(shortlist, key=lambda s: (-s.score, s.result, s.position))
 

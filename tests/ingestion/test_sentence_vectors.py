@@ -1,0 +1,95 @@
+"""Sentence vectors: ingestion embeds what extractive answers quote, answers look it up."""
+
+from io import StringIO
+
+import numpy as np
+import pytest
+from django.core.management import call_command
+
+from chat.orchestrator.answers.extractive import sentence_vectors
+from core.providers.embeddings import embed_query, embed_texts, forget_queries
+from ingestion.models import Chunk, Collection, SentenceVector
+from ingestion.sentences import chunk_sentence_inputs, embedding_input, heading_line
+
+from . import samples
+from .helpers import ingest
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cleanup_documents")]
+
+
+@pytest.fixture
+def ingested() -> Collection:
+    collection = Collection.objects.create(name="sentence-test")
+    job = ingest(collection, {"alexis_torres.md": samples.ALEXIS_MD.encode()})
+    assert job.status == "done"
+    return collection
+
+
+def _stored(chunk: Chunk) -> dict[str, list[float]]:
+    return {s.text: list(s.embedding) for s in chunk.sentence_vectors.all()}
+
+
+def test_every_sentence_of_every_chunk_is_embedded_with_its_section(
+    ingested: Collection,
+) -> None:
+    chunks = list(Chunk.objects.filter(collection=ingested).select_related("section"))
+    assert chunks
+    for chunk in chunks:
+        section = chunk.section.name if chunk.section else ""
+        assert sorted(_stored(chunk)) == sorted(chunk_sentence_inputs(section, chunk.text))
+    # A quoted line carries its heading: "Python, Go" embeds as the Skills section's.
+    some = SentenceVector.objects.filter(chunk__collection=ingested).first()
+    assert some is not None
+    assert np.allclose(some.embedding, embed_texts([some.text])[0], atol=1e-4)
+
+
+def test_answers_read_stored_vectors_and_embed_only_what_is_missing(
+    ingested: Collection,
+) -> None:
+    row = SentenceVector.objects.filter(chunk__collection=ingested).first()
+    assert row is not None
+    marker = [0.0] * len(row.embedding)
+    marker[0] = 1.0  # no model gives this: seeing it proves the stored row was read
+    SentenceVector.objects.filter(pk=row.pk).update(embedding=marker)
+    unknown = embedding_input("Skills", "A sentence no chunk holds at all.")
+
+    vectors = sentence_vectors([row.text, unknown], [str(row.chunk_id)])
+
+    assert vectors[0] == pytest.approx(marker)
+    assert vectors[1] == pytest.approx(embed_texts([unknown])[0], abs=1e-4)
+    # The same text under another chunk is not this row's.
+    other = Chunk.objects.exclude(pk=row.chunk_id).filter(collection=ingested).first()
+    if other is not None and row.text not in _stored(other):
+        assert sentence_vectors([row.text], [str(other.pk)])[0] != pytest.approx(marker)
+
+
+def test_embed_sentences_fills_in_chunks_ingested_without_them(ingested: Collection) -> None:
+    chunks = Chunk.objects.filter(collection=ingested)
+    before = {c.pk: sorted(_stored(c)) for c in chunks}
+    SentenceVector.objects.filter(chunk__collection=ingested).delete()
+    out = StringIO()
+
+    call_command("embed_sentences", "--collection", ingested.name, stdout=out)
+
+    assert {c.pk: sorted(_stored(c)) for c in chunks} == before
+    stored = sum(len(texts) for texts in before.values())
+    assert f"{len(before)} chunks, {stored} sentence vectors stored" in out.getvalue()
+    call_command("embed_sentences", "--collection", ingested.name, stdout=out)
+    assert SentenceVector.objects.filter(chunk__collection=ingested).count() == stored
+
+
+def test_short_headings_are_no_answer_lines() -> None:
+    assert heading_line("Skills") is None
+    assert heading_line("Meridian Freight Systems - Staff Engineer") is not None
+    inputs = chunk_sentence_inputs("Skills", "Python, Go and Kubernetes every day.\nPython.")
+    assert inputs == ["Skills: Python, Go and Kubernetes every day."]
+
+
+def test_a_question_is_embedded_once_and_remembered() -> None:
+    forget_queries()
+    question = "Which certifications does the crane operator hold?"
+    first = embed_query(question)
+    assert first == pytest.approx(embed_texts([question])[0], abs=1e-4)
+    assert embed_query(question) is first  # remembered, not embedded again
+    forget_queries()
+    assert embed_query(question) is not first
