@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from pytest_django.fixtures import Settings
@@ -180,11 +181,13 @@ async def test_a_revision_adds_what_the_reviewer_found_missing(
     terse = {"id": "summary", "sentences": 1}
     inputs = {"question": question, "reporter": terse, "route": "documents", "search": search}
     first = (await call_tool("report_reporter", inputs, ctx)).output
-    verdict = check_draft(question, angle_of(terse), "documents", search, first)
+    # The review reads stored sentence vectors: database work, off the event loop.
+    review = sync_to_async(check_draft)
+    verdict = await review(question, angle_of(terse), "documents", search, first)
     assert verdict["decision"] == "revise" and verdict["missing_terms"], verdict
     inputs |= {"draft": first, "review": verdict}
     revised = (await call_tool("report_reporter", inputs, ctx)).output
-    after = check_draft(question, angle_of(terse), "documents", search, revised)
+    after = await review(question, angle_of(terse), "documents", search, revised)
     assert revised["revision"] == 1 and revised["applied"] == verdict
     assert set(after["missing_terms"]) < set(verdict["missing_terms"])
     assert len(revised["markdown"]) > len(first["markdown"])

@@ -41,7 +41,7 @@ FLOOR = 0.38  # below it, no sentence answers the question
 RELATIVE_FLOOR = 0.80  # kept sentences score at least this share of the best one
 MAX_SENTENCES = 4
 CHUNKS_READ = 6  # the best chunks whose sentences compete
-EMBEDDED = 8  # sentences embedded per question, the best by the cheap score
+EMBEDDED = 8  # sentences given the vector part, the best by the cheap score
 SECTION_LINES = 10  # lines quoted when the search routed to a section
 
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
