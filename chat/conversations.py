@@ -76,8 +76,13 @@ def history_turns(messages: Sequence[Message]) -> list[Turn]:
     ]
 
 
+# One instance for every turn: a ModelSerializer builds its fields anew for each instance,
+# which costs more than representing a message. It holds no state (no context).
+_MESSAGE = MessageSerializer()
+
+
 def serialize(message: Message) -> dict[str, Any]:
-    return dict(MessageSerializer(message).data)
+    return dict(_MESSAGE.to_representation(message))
 
 
 @in_database_thread

@@ -1,5 +1,7 @@
-"""Loads what the first question would otherwise wait for (the tool catalog's imports and
-the embedding model, several seconds on a small machine), in the background at start."""
+"""Loads what the first question would otherwise wait for, in the background as a server
+process starts (`manage.py serve`): the tool catalog's imports, the embedding model and
+routing's index of example questions. Several seconds on a small machine, paid by each
+server process rather than by its first question. It only reads."""
 
 import logging
 import threading
@@ -10,9 +12,11 @@ logger = logging.getLogger(__name__)
 def warm_up() -> None:
     try:
         import chat.orchestrator.tools.catalog  # noqa: F401
-        from core.providers.embeddings import embed_texts
+        from chat.orchestrator.routing import example_index
+        from core.providers.query_embeddings import embed_query
 
-        embed_texts(["warm up"])
+        embed_query("warm up")
+        example_index()
     except Exception:  # a service not up yet must not stop the server from starting
         logger.warning("warm-up failed; the first question will load what it needs", exc_info=True)
 

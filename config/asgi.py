@@ -20,7 +20,3 @@ application = ProtocolTypeRouter(
         ),
     }
 )
-
-from chat.warmup import warm_up_in_background  # noqa: E402
-
-warm_up_in_background()

@@ -26,7 +26,7 @@ import re
 import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,8 @@ from chat.models import Route, RouteExample
 from chat.orchestrator.context import Turn
 from chat.orchestrator.memory import FollowUp, resolve_follow_up
 from core.providers import llm
-from core.providers.embeddings import embed_query, embed_texts, forget_queries
+from core.providers.embeddings import embed_texts
+from core.providers.query_embeddings import embed_query_soon, forget_queries
 from retrieval import sql as retrieval_sql
 from retrieval.entity_retrieval import RELATION_WORDS
 from retrieval.search.keyword_search import keyword_search
@@ -114,7 +115,7 @@ def route_question(
         return _decided(follow_up.route, follow_up.reasons, started, follow_up=follow_up)
     evidence = _Evidence()
     text = _without_greeting(text, evidence)
-    embedding = _embed_in_background(text)
+    embedding = embed_query_soon(text)  # the model runs while the database is read
     clock = time.perf_counter()
     vague = _lexical(text, evidence, has_history=bool(history))
     explained = _warehouse(text, words, evidence)
@@ -722,20 +723,11 @@ def example_index() -> ExampleIndex:
         return _example_index
 
 
-_embedder_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="route-embed")
-
-
-def _embed_in_background(text: str) -> "Future[Any]":
-    """The question's vector; the model runs while the database signals are read (torch
-    releases the GIL). The search and the answer writer reuse it (embed_query remembers)."""
-    return _embedder_pool.submit(lambda: np.array(embed_query(text), dtype=np.float32))
-
-
-def _examples(text: str, embedding: "Future[Any]", evidence: _Evidence) -> None:
+def _examples(text: str, embedding: "Future[list[float]]", evidence: _Evidence) -> None:
     index = example_index()
     if not index.questions:
         return
-    nearest = index.nearest(embedding.result())
+    nearest = index.nearest(np.array(embedding.result(), dtype=np.float32))
     for route, found in nearest.items():
         if not found:
             continue

@@ -3,7 +3,6 @@ OpenAI-compatible endpoint when EMBEDDING_BACKEND=openai."""
 
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Protocol
@@ -94,43 +93,3 @@ def get_embedder() -> Embedder:
 
 def embed_texts(texts: Sequence[str]) -> list[list[float]]:
     return get_embedder().embed(texts)
-
-
-class _QueryVectors:
-    """The latest questions' vectors. One question is embedded by routing, by the search
-    and by the answer writer in turn; the model runs once."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.items: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, text: str) -> list[float]:
-        key = (get_embedder().name, text)
-        with self.lock:
-            vector = self.items.get(key)
-            if vector is not None:
-                self.items.move_to_end(key)
-                return vector
-        vector = embed_texts([text])[0]
-        with self.lock:
-            self.items[key] = vector
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-        return vector
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-
-
-_query_vectors = _QueryVectors(size=1024)
-
-
-def embed_query(text: str) -> list[float]:
-    """A question's vector, remembered for the questions asked lately."""
-    return _query_vectors.get(text)
-
-
-def forget_queries() -> None:
-    _query_vectors.clear()

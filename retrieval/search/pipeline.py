@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import connection
 
-from core.providers.embeddings import embed_query
+from core.providers.query_embeddings import embed_query
 
 from .. import sql
 from .candidates import Candidate

@@ -1,4 +1,4 @@
-"""The chat in a real browser. Debian's chromium drives the app as uvicorn serves it (pages,
+"""The chat in a real browser. Debian's chromium drives the app as `manage.py serve` runs it (pages,
 API and the websocket, in a process of its own) on the demo warehouse and demo documents,
 with a real Celery worker for uploads and no LLM (deterministic routing and answers).
 
@@ -133,7 +133,7 @@ def _warm_up(port: int, django_db_blocker: Any) -> None:
 def chat_server(
     django_db_setup: None, django_db_blocker: Any, agent_warehouse_url: str
 ) -> Iterator[str]:
-    """The app under uvicorn on the test database: what `scripts/run` serves, on loopback."""
+    """The app as `scripts/run` serves it (`manage.py serve`), on the test database."""
     if not shutil.which(CHROMIUM):
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     port = _free_port()
@@ -155,8 +155,7 @@ def chat_server(
     SHOTS.mkdir(parents=True, exist_ok=True)
     log = open(SHOTS / f"server-{TEST_QUEUE}.log", "w")  # noqa: SIM115 - lives as long as the server
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", "1", "--timeout-graceful-shutdown", "5"],
+        [sys.executable, "manage.py", "serve", "--port", str(port), "--workers", "1"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"

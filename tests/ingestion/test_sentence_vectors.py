@@ -7,7 +7,8 @@ import pytest
 from django.core.management import call_command
 
 from chat.orchestrator.answers.extractive import sentence_vectors
-from core.providers.embeddings import embed_query, embed_texts, forget_queries
+from core.providers.embeddings import embed_texts
+from core.providers.query_embeddings import embed_query, forget_queries
 from ingestion.models import Chunk, Collection, SentenceVector
 from ingestion.sentences import chunk_sentence_inputs, embedding_input, heading_line
 

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from threading import Lock
 from typing import Any
 
-from core.providers.embeddings import embed_query, embed_texts
+from core.providers.embeddings import embed_texts
+from core.providers.query_embeddings import embed_query
 from ingestion.models import SentenceVector
 from ingestion.sentences import WORD, embedding_input, heading_line, split_sentences
 from retrieval.search.query_terms import query_keywords

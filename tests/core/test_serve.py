@@ -1,0 +1,103 @@
+"""`manage.py serve`: server processes that share a port, stop together and refuse a port
+that is taken."""
+
+import http.client
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _status(port: int) -> int | None:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("GET", "/accounts/login/")
+        return connection.getresponse().status
+    except OSError:
+        return None
+    finally:
+        connection.close()
+
+
+def _serve(port: int, workers: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--port", str(port), "--workers", str(workers),
+         "--no-access-log"],
+        cwd=ROOT, env={**os.environ}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+
+
+def _listeners(port: int) -> set[int]:
+    return {
+        c.pid
+        for c in psutil.net_connections("tcp")
+        if c.laddr and c.laddr.port == port and c.status == psutil.CONN_LISTEN and c.pid
+    }
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    port = _free_port()
+    process = _serve(port, workers=2)
+    deadline = time.monotonic() + 90
+    while _status(port) != 200 or len(_listeners(port)) < 2:
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"the server did not start: {process.communicate()[0].decode()[-2000:]}")
+        time.sleep(0.5)
+    yield port, process
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+
+
+def test_each_process_listens_on_the_port_and_all_stop_together(
+    served: tuple[int, subprocess.Popen[bytes]],
+) -> None:
+    port, process = served
+    listeners = _listeners(port)
+    assert len(listeners) == 2  # a socket each, not one shared
+    assert listeners <= {p.pid for p in psutil.Process(process.pid).children()}
+    servers = [psutil.Process(pid) for pid in listeners]
+
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == 0
+    _, alive = psutil.wait_procs(servers, timeout=5)
+    assert not alive
+    assert _status(port) is None
+
+
+def test_a_killed_parent_takes_its_processes_with_it(
+    served: tuple[int, subprocess.Popen[bytes]],
+) -> None:
+    port, process = served
+    servers = [psutil.Process(pid) for pid in _listeners(port)]
+    process.kill()
+    process.wait()
+    _, alive = psutil.wait_procs(servers, timeout=30)
+    assert not alive
+    assert _status(port) is None
+
+
+def test_a_taken_port_is_refused(served: tuple[int, subprocess.Popen[bytes]]) -> None:
+    port, _ = served
+    second = _serve(port, workers=1)
+    output = second.communicate(timeout=60)[0].decode()
+    assert second.returncode != 0
+    assert f"127.0.0.1:{port} is already taken" in output
+    assert _status(port) == 200  # the first server is untouched
