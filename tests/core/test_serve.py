@@ -10,11 +10,15 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
 
+from core.management.commands.serve import FAILED_START_SECONDS
+
 ROOT = Path(__file__).resolve().parents[2]
+READY: dict[int, float] = {}  # pid of a `serve` -> when both its processes listened
 
 
 def _free_port() -> int:
@@ -34,11 +38,11 @@ def _status(port: int) -> int | None:
         connection.close()
 
 
-def _serve(port: int, workers: int) -> subprocess.Popen[bytes]:
+def _serve(port: int, workers: int, output: Any = subprocess.PIPE) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--port", str(port), "--workers", str(workers),
          "--no-access-log"],
-        cwd=ROOT, env={**os.environ}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        cwd=ROOT, env={**os.environ}, stdout=output, stderr=subprocess.STDOUT,
     )  # fmt: skip
 
 
@@ -51,15 +55,18 @@ def _listeners(port: int) -> set[int]:
 
 
 @pytest.fixture
-def served() -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+def served(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     port = _free_port()
-    process = _serve(port, workers=2)
+    log = tmp_path / "serve.log"  # not a pipe: a full pipe would stop the servers' logging
+    process = _serve(port, workers=2, output=log.open("wb"))
     deadline = time.monotonic() + 90
     while _status(port) != 200 or len(_listeners(port)) < 2:
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
-            pytest.fail(f"the server did not start: {process.communicate()[0].decode()[-2000:]}")
+            process.wait()
+            pytest.fail(f"the server did not start: {log.read_text()[-2000:]}")
         time.sleep(0.5)
+    READY[process.pid] = time.monotonic()
     yield port, process
     if process.poll() is None:
         process.kill()
@@ -101,3 +108,21 @@ def test_a_taken_port_is_refused(served: tuple[int, subprocess.Popen[bytes]]) ->
     assert second.returncode != 0
     assert f"127.0.0.1:{port} is already taken" in output
     assert _status(port) == 200  # the first server is untouched
+
+
+def test_a_process_that_dies_is_started_again(
+    served: tuple[int, subprocess.Popen[bytes]],
+) -> None:
+    port, process = served
+    before = _listeners(port)
+    # One that ends soon after starting failed to start; one that served a while is replaced.
+    time.sleep(max(0.0, FAILED_START_SECONDS - (time.monotonic() - READY[process.pid]) + 1))
+    victim = psutil.Process(min(before))
+    victim.kill()
+    victim.wait(timeout=10)
+    deadline = time.monotonic() + 90
+    while len(_listeners(port) - {victim.pid}) < 2:
+        assert time.monotonic() < deadline, "no process took the place of the one that died"
+        time.sleep(0.5)
+    assert process.poll() is None
+    assert _status(port) == 200
