@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from chat.orchestrator.answers.extractive import sentence_vectors
 from core.providers.embeddings import embed_texts
-from core.providers.query_embeddings import embed_query, forget_queries
+from core.providers.query_embeddings import embed_query, embed_query_soon, forget_queries
 from ingestion.models import Chunk, Collection, SentenceVector
 from ingestion.sentences import chunk_sentence_inputs, embedding_input, heading_line
 
@@ -94,3 +94,14 @@ def test_a_question_is_embedded_once_and_remembered() -> None:
     assert embed_query(question) is first  # remembered, not embedded again
     forget_queries()
     assert embed_query(question) is not first
+
+
+def test_questions_asked_together_each_get_their_own_vector() -> None:
+    forget_queries()
+    questions = [f"How many work orders did crew {n} close in week {n * 3}?" for n in range(24)]
+    # Submitted at once, they wait while the model runs and are embedded in batches.
+    pending = [embed_query_soon(q) for q in questions]
+    vectors = [future.result(timeout=60) for future in pending]
+    for question, vector in zip(questions, vectors, strict=True):
+        assert vector == pytest.approx(embed_texts([question])[0], abs=1e-4)
+    assert embed_query_soon(questions[5]).result() is vectors[5]

@@ -283,3 +283,11 @@ def test_an_llm_that_names_no_route_or_is_down_leaves_the_signals_to_decide(
     decision = routed("How many work orders were completed in 2025?", demo)
     assert decision.route == "sql"
     assert "the language model could not be asked; the signals decided" in decision.reasons
+
+
+def test_the_warm_up_builds_the_example_index_before_any_question() -> None:
+    from chat.warmup import warm_up
+
+    routing.clear_caches()
+    warm_up()
+    assert routing._example_index is not None and routing._example_index.questions

@@ -34,6 +34,17 @@ class ToolUnavailable(ToolError):
     timeouts and unexpected errors do."""
 
 
+def whole_number(inputs: dict[str, Any], key: str) -> int | None:
+    """An optional whole-number input; absent or empty is None, anything else a ToolError."""
+    value = inputs.get(key)
+    if value is None or value == "":
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ToolError(f"{key}: a whole number, not {value!r}") from None
+
+
 @dataclass(frozen=True)
 class Tool:
     name: str

@@ -20,7 +20,7 @@ from neo4j.exceptions import DriverError, Neo4jError
 
 from chat.orchestrator.breaker import CircuitBreaker
 from chat.orchestrator.context import RunContext
-from chat.orchestrator.tools.base import ToolError, register
+from chat.orchestrator.tools.base import ToolError, register, whole_number
 from ingestion.models import Chunk, Collection
 from retrieval.query_understanding import analyze_query
 from retrieval.search import SearchError, SearchOutcome, graphrag_search
@@ -147,16 +147,6 @@ def person_documents(person: str, *, user: Any, collection: str | int | None) ->
     return list(analysis.document_ids)
 
 
-def _int(inputs: dict[str, Any], key: str) -> int | None:
-    value = inputs.get(key)
-    if value is None or value == "":
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise ToolError(f"{key}: a whole number, not {value!r}") from None
-
-
 def _search(query: str, ctx: RunContext, *, use_graph: bool, **options: Any) -> SearchOutcome:
     if not use_graph:
         return graphrag_search(query, user=ctx.user, max_hops=0, **options)
@@ -184,7 +174,7 @@ def search_documents(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
     person = str(inputs.get("person") or "").strip()
     use_graph = inputs.get("use_graph", True) is not False
     options: dict[str, Any] = {
-        "top_k": _int(inputs, "top_k"),
+        "top_k": whole_number(inputs, "top_k"),
         "collection": collection,
         "use_section_routing": True,
     }

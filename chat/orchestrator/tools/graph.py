@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chat.orchestrator.context import RunContext
-from chat.orchestrator.tools.base import ToolError, ToolUnavailable, register
+from chat.orchestrator.tools.base import ToolError, ToolUnavailable, register, whole_number
 from chat.orchestrator.tools.documents import GRAPH_ERRORS
 from core.providers import graph
 from retrieval import cypher
@@ -60,22 +60,13 @@ def _names(value: Any, key: str) -> list[str]:
     raise ToolError(f"{key}: a name or a list of names")
 
 
-def _number(inputs: dict[str, Any], key: str, default: int) -> int:
-    value = inputs.get(key)
-    if value is None or value == "":
-        return default
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise ToolError(f"{key}: a whole number, not {value!r}") from None
-
-
 def entity_relations(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
     collections = readable_collections(ctx, inputs)
     entity = str(inputs.get("entity") or "").strip()
     question = str(inputs.get("question") or ctx.question or "").strip()
-    max_hops = _number(inputs, "max_hops", 2)
-    max_chunks = _number(inputs, "max_chunks", 15)
+    hops, chunks = whole_number(inputs, "max_hops"), whole_number(inputs, "max_chunks")
+    max_hops = 2 if hops is None else hops
+    max_chunks = 15 if chunks is None else chunks
     empty: dict[str, Any] = {"found": False, "source": None, "context": [], "entities": [],
                              "chunks": []}  # fmt: skip
     if not collections:
