@@ -27,4 +27,4 @@ def test_a_process_keeps_its_index_until_the_registry_changes(
     changed = load_semantic_layer()
     assert changed.version != layer.version
     again: Any = value_index(changed, agent_warehouse_url, agent=False)
-    assert again is not first and again.values == first.values
+    assert again is not first and again.values
