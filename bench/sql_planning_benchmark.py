@@ -4,7 +4,7 @@
 
 Planning is steps 1-7 of the agent (terms, resolution, tables and joins, compiled SQL,
 secure-view rewrite, fan-out guard, validation), not execution, for every question of
-sqlagent/warehouse/questions.jsonl, N times each, on the registry of the development
+warehouse/questions.jsonl, N times each, on the registry of the development
 warehouse (`manage.py load_warehouse` and `load_demo_registry` first). The value index is
 read once before timing, as the agent reads it from the cache. Path finding times
 `shortest_path` between random table pairs with its cache cleared (cold) and filled
@@ -52,7 +52,7 @@ from sqlagent.validation import SQLValidationError, validate_sql  # noqa: E402
 from sqlagent.value_index import ValueIndex, value_index  # noqa: E402
 from sqlagent.vocabulary import vocabulary  # noqa: E402
 
-QUESTIONS = Path(__file__).resolve().parent.parent / "sqlagent" / "warehouse" / "questions.jsonl"
+QUESTIONS = Path(__file__).resolve().parent.parent / "warehouse" / "questions.jsonl"
 
 
 def machine() -> str:

@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlagent.warehouse.engines import engine_for
-from sqlagent.warehouse.loader import LoadReport, load_warehouse, table_counts
-from sqlagent.warehouse.urls import WarehouseUrl
+from core.databases.urls import WarehouseUrl
+from warehouse.engines import engine_for
+from warehouse.loader import LoadReport, load_warehouse, table_counts
 
 URLS = {
     "mysql": os.environ.get(

@@ -11,7 +11,7 @@ logger = logging.getLogger(__name__)
 
 def warm_up() -> None:
     try:
-        import chat.orchestrator.tools.catalog  # noqa: F401
+        import chat.orchestrator.tools.runner  # noqa: F401 - registers the shipped tools
         from chat.orchestrator.routing import example_index
         from core.providers.query_embeddings import embed_query
 

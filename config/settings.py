@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "channels",
     "core",
     "registries",
+    "warehouse",
     "sqlagent",
     "ingestion",
     "retrieval",
@@ -350,5 +351,7 @@ ORCHESTRATOR_BREAKER_OPEN_SECONDS = env.int("ORCHESTRATOR_BREAKER_OPEN_SECONDS",
 ORCHESTRATOR_BREAKER_PREFIX = env.str("ORCHESTRATOR_BREAKER_PREFIX", default="switchboard:breaker")
 # The workflow a chat question runs.
 ORCHESTRATOR_CHAT_WORKFLOW = env.str("ORCHESTRATOR_CHAT_WORKFLOW", default="chat")
+# Called in each server process of `manage.py serve` as it starts (core does not know chat).
+SERVER_WARMUP = "chat.warmup.warm_up_in_background"
 # With an LLM configured, routing decisions less confident than this are left to it.
 ORCHESTRATOR_ROUTER_LLM_BELOW = env.float("ORCHESTRATOR_ROUTER_LLM_BELOW", default=0.5)

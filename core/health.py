@@ -59,9 +59,9 @@ def check_redis() -> str:
 
 
 def check_celery() -> str:
-    from config.celery import app
+    from celery import current_app  # the project's app (config.celery), set as current
 
-    replies = app.control.ping(timeout=1.5, limit=1)
+    replies = current_app.control.ping(timeout=1.5, limit=1)
     if not replies:
         raise RuntimeError("no worker answered within 1.5 s")
     return ", ".join(name for reply in replies for name in reply)

@@ -17,6 +17,7 @@ from .models import (
     Section,
     SectionType,
 )
+from .models.jobs import ITEM_REPORT_FIELDS
 
 
 @admin.register(Collection)
@@ -26,19 +27,7 @@ class CollectionAdmin(admin.ModelAdmin):
     filter_horizontal = ["readers", "reader_groups", "writers", "writer_groups"]
 
 
-ITEM_FIELDS = (
-    "file_path",
-    "status",
-    "stage",
-    "chunk_count",
-    "section_count",
-    "entity_count",
-    "edge_count",
-    "image_count",
-    "timings",
-    "error",
-    "attempts",
-)
+ITEM_FIELDS = ("file_path", "status", "stage", *ITEM_REPORT_FIELDS, "attempts")
 
 
 class JobItemInline(admin.TabularInline):

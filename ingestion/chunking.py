@@ -86,23 +86,85 @@ def _join(units: list[_Unit]) -> str:
     return text
 
 
-def build_chunks(
-    blocks: list[Block], *, max_tokens: int, overlap: int
-) -> tuple[list[SectionDraft], list[ChunkDraft]]:
-    sections: list[SectionDraft] = []
-    chunks: list[ChunkDraft] = []
-    stack: list[SectionDraft] = []
-    units: list[_Unit] = []
-    images: list[ImageRef] = []
+class _Builder:
+    """Walks the blocks once: headings open sections, text waits as units until the next
+    heading packs the section into chunks."""
 
-    def current() -> SectionDraft | None:
-        return stack[-1] if stack else None
+    def __init__(self, *, max_tokens: int, overlap: int) -> None:
+        self.max_tokens = max_tokens
+        self.overlap = overlap
+        self.sections: list[SectionDraft] = []
+        self.chunks: list[ChunkDraft] = []
+        self.stack: list[SectionDraft] = []  # the open sections, outermost first
+        self.units: list[_Unit] = []  # the current section's text, not yet packed
+        self.images: list[ImageRef] = []  # pictures waiting for the next chunk
 
-    def emit(section_units: list[_Unit]) -> None:
-        section = current()
+    def current(self) -> SectionDraft | None:
+        return self.stack[-1] if self.stack else None
+
+    def add(self, number: int, block: Block) -> None:
+        if block.kind == "heading":
+            self.open_section(block)
+        elif block.kind == "image" and block.image is not None:
+            self.add_image(number, block, block.image)
+        elif block.text.strip():
+            for piece in _split_long(block.text, self.max_tokens):
+                self.units.append(_Unit(piece, count_tokens(piece), block.page, number))
+
+    def open_section(self, block: Block) -> None:
+        self.flush_section()
+        while self.stack and self.stack[-1].level >= block.level:
+            self.stack.pop()
+        parent = self.current()
+        label = f"Level {block.level}: {block.text}"
+        section = SectionDraft(
+            position=len(self.sections),
+            name=block.text,
+            level=block.level,
+            path=f"{parent.path} > {label}" if parent else label,
+            parent=parent.position if parent else None,
+            parent_path=parent.path if parent else "",
+        )
+        self.sections.append(section)
+        self.stack.append(section)
+
+    def add_image(self, number: int, block: Block, image: ImageRef) -> None:
+        self.images.append(image)
+        if image.caption and not any(u.text == image.caption for u in self.units):
+            text = f"[Image: {image.caption}]"
+            self.units.append(_Unit(text, count_tokens(text), block.page, number))
+
+    def flush_section(self) -> None:
+        """Pack the pending units of the current section into chunks."""
+        packed: list[_Unit] = []
+        size = 0
+        for unit in self.units:
+            if packed and size + unit.tokens > self.max_tokens:
+                self.emit(packed)
+                packed = self.overlap_tail(packed)
+                size = sum(u.tokens for u in packed)
+            packed.append(unit)
+            size += unit.tokens
+        if packed and any(u.tokens for u in packed):
+            self.emit(packed)
+        self.units.clear()
+
+    def overlap_tail(self, packed: list[_Unit]) -> list[_Unit]:
+        """The last units of a chunk that fit in the overlap: the next chunk starts with them."""
+        tail: list[_Unit] = []
+        tail_size = 0
+        for previous in reversed(packed):
+            if tail_size + previous.tokens > self.overlap:
+                break
+            tail.insert(0, previous)
+            tail_size += previous.tokens
+        return tail
+
+    def emit(self, section_units: list[_Unit]) -> None:
+        section = self.current()
         text = _join(section_units)
         chunk = ChunkDraft(
-            index=len(chunks),
+            index=len(self.chunks),
             text=text,
             token_count=count_tokens(text),
             header_text=section.name if section else "",
@@ -110,64 +172,25 @@ def build_chunks(
             header_level=section.level if section else 0,
             page=next((u.page for u in section_units if u.page is not None), None),
             section=section.position if section else None,
-            images=list(images),
+            images=list(self.images),
         )
-        images.clear()
-        chunks.append(chunk)
+        self.images.clear()
+        self.chunks.append(chunk)
         if section:
             section.chunk_indexes.append(chunk.index)
-        for open_section in stack:
+        for open_section in self.stack:
             if open_section.start_chunk_index is None:
                 open_section.start_chunk_index = chunk.index
             open_section.end_chunk_index = chunk.index
 
-    def flush_section() -> None:
-        """Pack the pending units of the current section into chunks."""
-        packed: list[_Unit] = []
-        size = 0
-        for unit in units:
-            if packed and size + unit.tokens > max_tokens:
-                emit(packed)
-                tail: list[_Unit] = []
-                tail_size = 0
-                for previous in reversed(packed):
-                    if tail_size + previous.tokens > overlap:
-                        break
-                    tail.insert(0, previous)
-                    tail_size += previous.tokens
-                packed, size = tail, tail_size
-            packed.append(unit)
-            size += unit.tokens
-        if packed and any(u.tokens for u in packed):
-            emit(packed)
-        units.clear()
 
+def build_chunks(
+    blocks: list[Block], *, max_tokens: int, overlap: int
+) -> tuple[list[SectionDraft], list[ChunkDraft]]:
+    builder = _Builder(max_tokens=max_tokens, overlap=overlap)
     for number, block in enumerate(blocks):
-        if block.kind == "heading":
-            flush_section()
-            while stack and stack[-1].level >= block.level:
-                stack.pop()
-            parent = current()
-            label = f"Level {block.level}: {block.text}"
-            section = SectionDraft(
-                position=len(sections),
-                name=block.text,
-                level=block.level,
-                path=f"{parent.path} > {label}" if parent else label,
-                parent=parent.position if parent else None,
-                parent_path=parent.path if parent else "",
-            )
-            sections.append(section)
-            stack.append(section)
-        elif block.kind == "image" and block.image is not None:
-            images.append(block.image)
-            if block.image.caption and not any(u.text == block.image.caption for u in units):
-                text = f"[Image: {block.image.caption}]"
-                units.append(_Unit(text, count_tokens(text), block.page, number))
-        elif block.text.strip():
-            for piece in _split_long(block.text, max_tokens):
-                units.append(_Unit(piece, count_tokens(piece), block.page, number))
-    flush_section()
-    if images and chunks:
-        chunks[-1].images.extend(images)
-    return sections, chunks
+        builder.add(number, block)
+    builder.flush_section()
+    if builder.images and builder.chunks:
+        builder.chunks[-1].images.extend(builder.images)
+    return builder.sections, builder.chunks

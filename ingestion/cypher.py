@@ -42,31 +42,31 @@ DETACH DELETE e
 RETURN count(*) AS deleted
 """
 
+
+def _merge_document_parts(label: LiteralString, link: LiteralString) -> LiteralString:
+    """Rows as `label` nodes (keyed by id) that the document links to with `link`."""
+    return f"""
+MATCH (d:Document {{id: $document_id}})
+UNWIND $rows AS row
+MERGE (n:{label} {{id: row.id}})
+SET n += row
+MERGE (d)-[:{link}]->(n)
+"""
+
+
 # --- writing a document's subgraph -------------------------------------------------------
 MERGE_DOCUMENT: LiteralString = """
 MERGE (d:Document {id: $document_id})
 SET d += $props
 """
-MERGE_CHUNKS: LiteralString = """
-MATCH (d:Document {id: $document_id})
-UNWIND $rows AS row
-MERGE (c:Chunk {id: row.id})
-SET c += row
-MERGE (d)-[:HAS_CHUNK]->(c)
-"""
+MERGE_CHUNKS: LiteralString = _merge_document_parts("Chunk", "HAS_CHUNK")
 LINK_CHUNK_SEQUENCE: LiteralString = """
 UNWIND $pairs AS pair
 MATCH (a:Chunk {id: pair.previous}), (b:Chunk {id: pair.next})
 MERGE (a)-[:NEXT_CHUNK]->(b)
 MERGE (b)-[:PREV_CHUNK]->(a)
 """
-MERGE_SECTIONS: LiteralString = """
-MATCH (d:Document {id: $document_id})
-UNWIND $rows AS row
-MERGE (s:Section {id: row.id})
-SET s += row
-MERGE (d)-[:HAS_SECTION]->(s)
-"""
+MERGE_SECTIONS: LiteralString = _merge_document_parts("Section", "HAS_SECTION")
 LINK_SECTION_PARENTS: LiteralString = """
 UNWIND $pairs AS pair
 MATCH (parent:Section {id: pair.parent}), (child:Section {id: pair.child})

@@ -19,6 +19,10 @@ def _norm(name: str) -> str:
 
 @dataclass
 class Score:
+    """Counts for one entity or relation type. Two predictions can match one gold entity,
+    so predictions that match (for precision) and gold entities found (for recall) are
+    counted apart."""
+
     true_positive: int = 0
     predicted: int = 0
     gold: int = 0

@@ -1,5 +1,5 @@
-"""Jobs: files staged into storage, one task per file, then one final step for what spans
-documents (similarity edges, section types)."""
+"""Jobs: files staged into storage, one task per file, then one final step (`finalize`) for
+what spans documents (similarity edges, section types)."""
 
 import hashlib
 import logging
@@ -13,13 +13,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import files
-from .models import Collection, Document, IngestionJob, ItemStatus, JobItem, JobStatus
-from .models.jobs import TERMINAL
+from .finalize import finalize_job
+from .models import Collection, Document, IngestionJob, ItemStatus, JobItem
 from .parsers import ParseError, detect_format
 from .progress import publish
-from .section_types import refresh_section_types
-from .similarity import link_similar_chunks
-from .workers import holder_alive, worker_id
+from .tasks import finalize_job_task, process_item
 
 log = logging.getLogger(__name__)
 
@@ -124,8 +122,6 @@ def create_job(*, collection: Collection, sources: list[Source], user: Any = Non
 
 def enqueue(job: IngestionJob) -> None:
     """Send the job's files to the workers once the staging transaction has committed."""
-    from .tasks import finalize_job_task, process_item
-
     queued = list(job.items.filter(status=ItemStatus.QUEUED).values_list("pk", flat=True))
 
     def send() -> None:
@@ -154,68 +150,3 @@ def run_in_process(job: IngestionJob, *, on_item: Callable[[JobItem], None] | No
         if on_item is not None:
             on_item(JobItem.objects.get(pk=item_id))
     finalize_job(job.pk)
-
-
-def all_items_finished(job_id: Any) -> bool:
-    return not JobItem.objects.filter(job_id=job_id).exclude(status__in=TERMINAL).exists()
-
-
-def _claim_job(job_id: Any) -> IngestionJob | None:
-    with transaction.atomic():
-        job = IngestionJob.objects.select_for_update().filter(pk=job_id).first()
-        if job is None or job.is_finished or not all_items_finished(job_id):
-            return None
-        me = worker_id()
-        taken = job.status == JobStatus.FINALIZING and job.worker != me
-        if taken and holder_alive(job.worker, job.heartbeat_at):
-            return None
-        job.status, job.worker, job.heartbeat_at = JobStatus.FINALIZING, me, timezone.now()
-        job.started_at = job.started_at or job.heartbeat_at
-        job.save()
-    return job
-
-
-def finalize_job(job_id: Any) -> IngestionJob | None:
-    job = _claim_job(job_id)
-    if job is None:
-        return None
-    publish(job)
-    done = list(
-        job.items.filter(status=ItemStatus.DONE, document__isnull=False).values_list(
-            "document_id", flat=True
-        )
-    )
-    if done:
-        job.similarity_edges = link_similar_chunks(done)
-        job.section_types = refresh_section_types()
-    statuses = set(job.items.values_list("status", flat=True))
-    job.status = JobStatus.FAILED if statuses == {ItemStatus.FAILED} else JobStatus.DONE
-    job.worker = ""
-    job.finished_at = timezone.now()
-    job.save()
-    publish(job)
-    return job
-
-
-def recover_interrupted() -> tuple[list[int], list[str]]:
-    """Files and final steps whose worker died: put back in the queue. Returns their ids."""
-    from .tasks import finalize_job_task, process_item
-
-    items = []
-    for item in JobItem.objects.filter(status__in=[ItemStatus.PROCESSING, ItemStatus.QUEUED]):
-        if item.status == ItemStatus.PROCESSING and not holder_alive(
-            item.worker, item.heartbeat_at
-        ):
-            JobItem.objects.filter(pk=item.pk).update(worker="")
-            items.append(item.pk)
-    jobs = []
-    for job in IngestionJob.objects.exclude(status__in=[JobStatus.DONE, JobStatus.FAILED]):
-        if job.status == JobStatus.FINALIZING and holder_alive(job.worker, job.heartbeat_at):
-            continue
-        if all_items_finished(job.pk):
-            jobs.append(str(job.pk))
-    for item_id in items:
-        process_item.delay(item_id)
-    for job_id in jobs:
-        finalize_job_task.delay(job_id)
-    return items, jobs

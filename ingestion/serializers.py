@@ -3,6 +3,7 @@ from typing import Any
 from rest_framework import serializers
 
 from .models import Collection, Document, IngestionJob, JobItem
+from .models.jobs import ITEM_REPORT_FIELDS
 
 
 class CollectionSerializer(serializers.ModelSerializer[Collection]):
@@ -36,13 +37,7 @@ class JobItemSerializer(serializers.ModelSerializer[JobItem]):
             "status",
             "stage",
             "document",
-            "chunk_count",
-            "section_count",
-            "entity_count",
-            "edge_count",
-            "image_count",
-            "timings",
-            "error",
+            *ITEM_REPORT_FIELDS,
             "started_at",
             "finished_at",
         ]

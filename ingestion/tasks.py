@@ -9,8 +9,9 @@ from celery.signals import worker_ready
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError
 
-from .jobs import all_items_finished, finalize_job, recover_interrupted
-from .models import JobItem
+from .finalize import all_items_finished, finalize_job
+from .models import IngestionJob, ItemStatus, JobItem, JobStatus
+from .workers import holder_alive
 
 log = logging.getLogger(__name__)
 
@@ -82,13 +83,33 @@ def finalize_job_task(self: Task, job_id: str) -> None:
     try:
         finalize_job(job_id)
     except _transient_errors() as exc:
-        from .models import IngestionJob
-
         IngestionJob.objects.filter(pk=job_id).update(worker="")
         if self.request.retries >= settings.INGESTION_TASK_MAX_RETRIES:
             IngestionJob.objects.filter(pk=job_id).update(status="done", error=str(exc)[:2000])
             return
         raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc
+
+
+def recover_interrupted() -> tuple[list[int], list[str]]:
+    """Files and final steps whose worker died: put back in the queue. Returns their ids."""
+    items = []
+    for item in JobItem.objects.filter(status__in=[ItemStatus.PROCESSING, ItemStatus.QUEUED]):
+        if item.status == ItemStatus.PROCESSING and not holder_alive(
+            item.worker, item.heartbeat_at
+        ):
+            JobItem.objects.filter(pk=item.pk).update(worker="")
+            items.append(item.pk)
+    jobs = []
+    for job in IngestionJob.objects.exclude(status__in=[JobStatus.DONE, JobStatus.FAILED]):
+        if job.status == JobStatus.FINALIZING and holder_alive(job.worker, job.heartbeat_at):
+            continue
+        if all_items_finished(job.pk):
+            jobs.append(str(job.pk))
+    for item_id in items:
+        process_item.delay(item_id)
+    for job_id in jobs:
+        finalize_job_task.delay(job_id)
+    return items, jobs
 
 
 @worker_ready.connect

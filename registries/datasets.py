@@ -11,16 +11,16 @@ import csv
 import re
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import environ
 import psycopg
 import pymysql
 from django.conf import settings
 from psycopg import sql as pgsql
 from pymysql.constants import CLIENT
+
+from core.databases.urls import WarehouseUrl
 
 from . import sql
 
@@ -42,39 +42,15 @@ class DatasetError(RuntimeError):
     pass
 
 
-@dataclass(frozen=True)
-class Target:
-    engine: str  # mysql or postgres
-    host: str
-    port: int
-    user: str
-    password: str
-    database: str
+# A database on a MariaDB/MySQL or PostgreSQL server; its database may be empty (a server URL).
+Target = WarehouseUrl
 
-    @classmethod
-    def parse(cls, url: str) -> Target:
-        scheme = url.partition("://")[0].split("+")[0].lower()
-        engine = {"mysql": "mysql", "mariadb": "mysql"}.get(scheme, "postgres")
-        if scheme not in ("mysql", "mariadb", "postgres", "postgresql", "pgsql"):
-            raise DatasetError(f"unsupported URL scheme {scheme!r}: use mysql:// or postgres://")
-        config = environ.Env.db_url_config(url.replace(f"{scheme}://", f"{engine}://", 1))
-        default_port = 3306 if engine == "mysql" else 5432
-        return cls(
-            engine,
-            str(config.get("HOST") or "127.0.0.1"),
-            int(config.get("PORT") or default_port),
-            str(config.get("USER") or ("root" if engine == "mysql" else "postgres")),
-            str(config.get("PASSWORD") or ""),
-            str(config.get("NAME") or ""),
-        )
 
-    def with_database(self, database: str) -> Target:
-        return Target(self.engine, self.host, self.port, self.user, self.password, database)
-
-    @property
-    def url(self) -> str:
-        secret = f":{self.password}" if self.password else ""
-        return f"{self.engine}://{self.user}{secret}@{self.host}:{self.port}/{self.database}"
+def _target(url: str) -> Target:
+    try:
+        return Target.parse(url, require_database=False)
+    except ValueError as error:
+        raise DatasetError(f"{error}: use mysql:// or postgres://") from error
 
 
 def datasets_dir() -> Path:
@@ -161,7 +137,7 @@ def drop(target: Target) -> None:
 
 def load_chinook(url: str, *, force: bool = False) -> bool:
     """Chinook into the database named by url (mysql:// or postgres://); True if loaded."""
-    target = Target.parse(url)
+    target = _target(url)
     if not target.database:
         raise DatasetError("the URL must name the database to create, e.g. .../chinook")
     tables = existing_tables(target)
@@ -211,7 +187,7 @@ def load_spider_db(
     log: Callable[[str], None] = lambda message: None,
 ) -> tuple[Target, bool]:
     """One Spider train database into MariaDB/MySQL; (where it is, whether it was loaded)."""
-    target = Target.parse(server_url)
+    target = _target(server_url)
     if target.engine != "mysql":
         raise DatasetError("Spider databases ship as MySQL DDL: give a mysql:// server URL")
     target = target.with_database(database or f"spider_{name}")

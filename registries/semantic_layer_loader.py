@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from dataclasses import fields
 
 from django.conf import settings
 
@@ -107,19 +108,8 @@ def build_semantic_layer(source: DataSource) -> SemanticLayer:
         if not all(t in tables and c in tables[t].columns for t, c in ends):
             log.warning("skipping relationship %s of %s: a column is missing", edge, source)
             continue
-        edges.append(
-            Edge(
-                from_table=edge.from_table,
-                from_column=edge.from_column,
-                to_table=edge.to_table,
-                to_column=edge.to_column,
-                kind=edge.kind,
-                confidence=edge.confidence,
-                cardinality=edge.cardinality,
-                enabled=edge.enabled,
-                validated=edge.validated,
-            )
-        )
+        # The layer's edge has the model's fields, by the same names.
+        edges.append(Edge(**{f.name: getattr(edge, f.name) for f in fields(Edge)}))
     terms = tuple(
         LayerTerm(
             name=term.name,

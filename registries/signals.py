@@ -8,20 +8,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from django.apps import apps
 from django.db.models import Model
 from django.db.models.signals import post_delete, post_save
 
-from .models import (
-    DataSource,
-    DisplayAttributes,
-    Relationship,
-    SchemaColumn,
-    SchemaTable,
-    SecureView,
-    TableMetadata,
-    Term,
-    TermResolution,
-)
+from .models import DataSource, SchemaColumn, SchemaTable, Term, TermResolution
 
 _batching = threading.local()
 
@@ -56,15 +47,9 @@ def _changed(sender: type[Model], instance: Model, **kwargs: Any) -> None:
         DataSource.objects.bump(source_id)
 
 
-for model in (
-    Term,
-    TermResolution,
-    DisplayAttributes,
-    TableMetadata,
-    SecureView,
-    Relationship,
-    SchemaTable,
-    SchemaColumn,
-):
+# Every other model of the app describes a data source: its rows are the registry.
+for model in apps.get_app_config("registries").get_models():
+    if model is DataSource:
+        continue
     post_save.connect(_changed, sender=model, dispatch_uid=f"registries-bump-{model.__name__}")
     post_delete.connect(_changed, sender=model, dispatch_uid=f"registries-unbump-{model.__name__}")

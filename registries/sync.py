@@ -22,6 +22,7 @@ from .models import (
     SchemaColumn,
     SchemaTable,
 )
+from .models.base import MACHINE_PROVENANCE
 from .signals import one_bump
 
 COLUMN_FIELDS = ("position", "data_type", "db_type", "nullable", "unique", "primary_key")
@@ -145,7 +146,6 @@ def _store_relationships(
                 },
             )
         report.inferred = len(wanted) - report.foreign_keys
-    machine = {Provenance.INTROSPECTION, Provenance.INFERENCE}
     existing = {
         (r.from_table, r.from_column, r.to_table, r.to_column): r
         for r in Relationship.objects.filter(data_source=source)
@@ -158,11 +158,11 @@ def _store_relationships(
                 report.kept_person_edits.append(label)
             continue
         if values is None:
-            if row.source in machine:
+            if row.source in MACHINE_PROVENANCE:
                 row.delete()
                 report.removed.append(label)
             continue
-        if row.source not in machine:
+        if row.source not in MACHINE_PROVENANCE:
             continue  # an imported or demo edge was written on purpose; it stays as written
         if any(getattr(row, k) != v for k, v in values.items()):
             for k, v in values.items():

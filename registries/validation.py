@@ -8,7 +8,13 @@ wording the agent's correction step does:
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+
+from .models.base import DataSource
+from .models.schema import SchemaColumn, SchemaTable
 
 MAX_LISTED = 12
 
@@ -41,8 +47,6 @@ class SchemaIndex:
 
     @classmethod
     def load(cls, data_source_id: int) -> SchemaIndex:
-        from .models import DataSource, SchemaColumn, SchemaTable
-
         source = DataSource.objects.get(pk=data_source_id)
         tables: dict[str, list[str]] = {}
         views = set()
@@ -117,3 +121,16 @@ class SchemaIndex:
         if problem:
             return [problem]
         return [p for c in columns if (p := self.column_problem(table, c))]
+
+
+Problems = dict[str, list[str]]  # field name -> what is wrong with it
+
+
+def check_references(
+    data_source_id: int | None, problems: Callable[[SchemaIndex], Problems]
+) -> None:
+    """A model's clean(): the names a row of a known data source gives must exist."""
+    if data_source_id is None:
+        return
+    if found := problems(SchemaIndex.load(data_source_id)):
+        raise ValidationError(found)

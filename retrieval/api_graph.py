@@ -54,15 +54,19 @@ def readable_collection_ids(user: Any, collection: str | None) -> list[int]:
     return list(readable.values_list("pk", flat=True))
 
 
+def _scoped(serializer: _ScopedSerializer, request: Request) -> tuple[dict[str, Any], list[int]]:
+    """The request's fields, valid (else a 400), and the collections it may read."""
+    serializer.is_valid(raise_exception=True)
+    data = serializer.validated_data
+    return data, readable_collection_ids(request.user, data.get("collection"))
+
+
 class RetrieveByRelationshipView(APIView):
     """Entities related to one entity, their relation paths and the chunks mentioning them."""
 
     @extend_schema(request=RelationshipRequestSerializer, responses={200: dict})
     def post(self, request: Request) -> Response:
-        serializer = RelationshipRequestSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        collections = readable_collection_ids(request.user, data.get("collection"))
+        data, collections = _scoped(RelationshipRequestSerializer(data=request.data), request)
         try:
             result = retrieve_by_relationship(
                 data["source_entity_id"],
@@ -83,9 +87,6 @@ class GraphQueryView(APIView):
 
     @extend_schema(request=GraphQuestionSerializer, responses={200: dict})
     def post(self, request: Request) -> Response:
-        serializer = GraphQuestionSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        collections = readable_collection_ids(request.user, data.get("collection"))
+        data, collections = _scoped(GraphQuestionSerializer(data=request.data), request)
         answer = answer_graph_question(data["question"], collection_ids=collections)
         return Response(answer.as_dict())

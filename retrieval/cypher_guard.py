@@ -65,8 +65,20 @@ def check_read_only(query: str, schema: GraphSchema) -> list[Token]:
     tokens = tokenize(query)
     if not tokens:
         raise UnsafeCypher("the query is empty")
+    tokens = _without_final_semicolons(tokens)
+    _check_clauses(tokens)
+    _check_names(tokens, schema)
+    return tokens
+
+
+def _without_final_semicolons(tokens: list[Token]) -> list[Token]:
     while tokens and tokens[-1].text == ";":
         tokens.pop()
+    return tokens
+
+
+def _check_clauses(tokens: list[Token]) -> None:
+    """One statement that reads: no clause that writes or calls out."""
     words = {t.text.upper() for t in tokens if t.kind == "name"}
     if any(t.text == ";" for t in tokens):
         raise UnsafeCypher("only one statement may run")
@@ -77,6 +89,11 @@ def check_read_only(query: str, schema: GraphSchema) -> list[Token]:
         raise UnsafeCypher("not read-only: LOAD CSV")
     if "MATCH" not in words or "RETURN" not in words:
         raise UnsafeCypher("a query must MATCH and RETURN")
+
+
+def _check_names(tokens: list[Token], schema: GraphSchema) -> None:
+    """Every label, relationship type and property the query names exists; no procedure or
+    namespaced function is called."""
     brackets: list[str] = []
     expect_name = False  # after ":" outside a map: a label, or a type inside "[...]"
     for index, token in enumerate(tokens):
@@ -86,13 +103,7 @@ def check_read_only(query: str, schema: GraphSchema) -> list[Token]:
                 continue
             expect_name = False
             if token.kind in ("name", "quoted"):
-                in_relationship = bool(brackets) and brackets[-1] == "["
-                known = schema.relationship_types if in_relationship else schema.labels
-                if token.name not in known:
-                    kind = "relationship type" if in_relationship else "label"
-                    raise UnsafeCypher(f"unknown {kind}: {token.name}")
-                following = tokens[index + 1].text if index + 1 < len(tokens) else ""
-                expect_name = in_relationship and following == "|"
+                expect_name = _check_label_or_type(tokens, index, brackets, schema)
                 continue
         if text in "([{":
             brackets.append(text)
@@ -101,23 +112,41 @@ def check_read_only(query: str, schema: GraphSchema) -> list[Token]:
         if text == ":" and (not brackets or brackets[-1] != "{"):
             expect_name = True
         if text == "." and 0 < index < len(tokens) - 1:
-            before, after = tokens[index - 1], tokens[index + 1]
-            if after.kind in ("name", "quoted") and before.kind in ("name", "quoted"):
-                following = tokens[index + 2].text if index + 2 < len(tokens) else ""
-                if following in ("(", "."):
-                    raise UnsafeCypher(
-                        f"procedures and namespaced functions are not allowed: {before.name}."
-                    )
-                if after.name not in schema.properties:
-                    raise UnsafeCypher(f"unknown property: {after.name}")
-    return tokens
+            _check_property(tokens, index, schema)
+
+
+def _check_label_or_type(
+    tokens: list[Token], index: int, brackets: list[str], schema: GraphSchema
+) -> bool:
+    """The name after ":" is a known label, or a known type inside "[...]"; whether another
+    type follows ("[:A|B]")."""
+    token = tokens[index]
+    in_relationship = bool(brackets) and brackets[-1] == "["
+    known = schema.relationship_types if in_relationship else schema.labels
+    if token.name not in known:
+        kind = "relationship type" if in_relationship else "label"
+        raise UnsafeCypher(f"unknown {kind}: {token.name}")
+    return in_relationship and _text_at(tokens, index + 1) == "|"
+
+
+def _check_property(tokens: list[Token], index: int, schema: GraphSchema) -> None:
+    """`name.name`: a known property, not a call of a procedure or namespaced function."""
+    before, after = tokens[index - 1], tokens[index + 1]
+    if after.kind not in ("name", "quoted") or before.kind not in ("name", "quoted"):
+        return
+    if _text_at(tokens, index + 2) in ("(", "."):
+        raise UnsafeCypher(f"procedures and namespaced functions are not allowed: {before.name}.")
+    if after.name not in schema.properties:
+        raise UnsafeCypher(f"unknown property: {after.name}")
+
+
+def _text_at(tokens: list[Token], index: int) -> str:
+    return tokens[index].text if index < len(tokens) else ""
 
 
 def with_limit(query: str, limit: int) -> str:
     """The query with a LIMIT when it has none at its end."""
-    tokens = tokenize(query)
-    while tokens and tokens[-1].text == ";":
-        tokens.pop()
+    tokens = _without_final_semicolons(tokenize(query))
     has_limit = len(tokens) >= 2 and tokens[-2].text.upper() == "LIMIT"
     body = query.strip().rstrip(";")
     return body if has_limit else f"{body}\nLIMIT {int(limit)}"

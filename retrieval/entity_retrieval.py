@@ -18,6 +18,7 @@ from core.providers import graph
 from ingestion.models import Chunk, Document, Entity, EntityMention, EntityRelation
 
 from . import cypher
+from .query_understanding import QueryReader, read_query
 
 RELATION_TYPES = (
     "WORKED_WITH",
@@ -163,6 +164,24 @@ def _step(row: dict[str, Any]) -> RelationStep:
     )
 
 
+def relation_rows(
+    ids: Sequence[str],
+    *,
+    types: Sequence[str],
+    documents: list[str],
+    limit: int = MAX_EDGES_PER_HOP,
+) -> list[dict[str, Any]]:
+    """The relations of the given types from these entities that a readable document states,
+    one row per relation and direction."""
+    return graph.run_read(
+        cypher.ENTITY_RELATIONS_STEP,
+        ids=list(ids),
+        types=list(types),
+        documents=documents,
+        limit=limit,
+    )
+
+
 def traverse(
     source_id: str, *, relationship_types: Sequence[str], max_hops: int, documents: list[str]
 ) -> dict[str, RelatedEntity]:
@@ -175,13 +194,7 @@ def traverse(
     for hop in range(1, max_hops + 1):
         if not frontier:
             break
-        rows = graph.run_read(
-            cypher.ENTITY_RELATIONS_STEP,
-            ids=frontier,
-            types=list(relationship_types),
-            documents=documents,
-            limit=MAX_EDGES_PER_HOP,
-        )
+        rows = relation_rows(frontier, types=relationship_types, documents=documents)
         next_frontier: list[str] = []
         for row in sorted(rows, key=lambda r: (r["to_id"], r["relationship"], r["start_id"])):
             to_id = row["to_id"]
@@ -347,13 +360,7 @@ def retrieve_by_relationship(
         # Both ends tied to the context entity (James and Alex each WORKS_FOR Bayou
         # Digital) also qualifies, whatever path the traversal found first.
         ties: dict[str, list[RelationStep]] = {}
-        for row in graph.run_read(
-            cypher.ENTITY_RELATIONS_STEP,
-            ids=sorted(context_ids),
-            types=types,
-            documents=documents,
-            limit=MAX_EDGES_PER_HOP,
-        ):
+        for row in relation_rows(sorted(context_ids), types=types, documents=documents):
             ties.setdefault(row["to_id"], []).append(_step(row))
         kept = []
         for e in related:
@@ -407,16 +414,20 @@ def relationship_types_in(question: str) -> list[str]:
 
 
 def answer_relationship_question(
-    question: str, *, collection_ids: Sequence[int], max_hops: int = 2, max_chunks: int = 15
+    question: str,
+    *,
+    collection_ids: Sequence[int],
+    max_hops: int = 2,
+    max_chunks: int = 15,
+    read: QueryReader = read_query,
 ) -> RelationshipResult | None:
     """A question about what is related to a named entity: the first person it names, or
     else the first other entity ("Who worked on Project Lumen?"); the other entities it
     names narrow the answer. None when it names no readable entity."""
-    from .knowledge_graph import ground_entities
-    from .query_understanding import analyze_query
+    from .entity_grounding import ground_entities
 
-    analysis = analyze_query(question, collection_ids=collection_ids)
-    grounded = ground_entities(question, collection_ids=collection_ids)
+    analysis = read(question, collection_ids)
+    grounded = ground_entities(question, collection_ids=collection_ids, read=read)
     if analysis.persons:
         source = analysis.persons[0].entity_ids[0]
         others = set(analysis.persons[0].entity_ids)

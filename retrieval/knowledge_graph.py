@@ -17,28 +17,20 @@ from typing import Any
 
 import networkx as nx
 from django.conf import settings
-from django.db.models import F, FloatField, Func, Q, Value
-from django.db.models.functions import Length
+from django.db.models import F, Func, Q
 
 from core.providers import graph, llm
 from ingestion.models import Chunk, Entity, EntityRelation, Image
 
 from . import cypher
 from .cypher_guard import GraphSchema, UnsafeCypher, check_read_only, with_limit
-from .entity_retrieval import RELATION_TYPES, readable_document_ids
-from .query_understanding import analyze_query
+from .entity_grounding import GroundedEntity, ground_entities, readable_entities
+from .entity_retrieval import RELATION_TYPES, readable_document_ids, relation_rows
+from .query_understanding import QueryReader, read_query
 
 ENTITY_PROPERTIES = ("id", "name", "type", "normalized_name", "aliases")
 RELATION_PROPERTIES = ("document_id", "confidence", "extraction_source")
 MAX_PATH_HOPS = 4
-
-
-@dataclass(frozen=True)
-class GroundedEntity:
-    id: str
-    name: str
-    type: str
-    score: float
 
 
 @dataclass
@@ -57,41 +49,6 @@ class GraphAnswer:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def _readable_entities(collection_ids: Sequence[int]) -> Any:
-    return Entity.objects.filter(mentions__chunk__collection_id__in=list(collection_ids)).distinct()
-
-
-def ground_entities(
-    question: str, *, collection_ids: Sequence[int], limit: int = 6
-) -> list[GroundedEntity]:
-    """Entities of readable collections the question names: people through
-    query_understanding (first names, possessives), any entity whose name appears in the
-    question (trigram word similarity, so "Techcorp" finds TechCorp)."""
-    found: dict[str, GroundedEntity] = {}
-    for person in analyze_query(question, collection_ids=collection_ids).persons:
-        for entity in Entity.objects.filter(graph_id__in=person.entity_ids):
-            found[entity.graph_id] = GroundedEntity(entity.graph_id, entity.name, entity.type, 1.0)
-    rows = (
-        _readable_entities(collection_ids)
-        .annotate(
-            score=Func(
-                F("name"), Value(question), function="word_similarity", output_field=FloatField()
-            ),
-            size=Length("name"),
-        )
-        .filter(score__gte=0.8, size__gte=3)
-        .order_by("-score", "-size")
-        .values_list("graph_id", "name", "type", "score")[:50]
-    )
-    for graph_id, name, kind, score in rows:
-        # Whole words only: "Go" must not match "good".
-        whole = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", question, re.IGNORECASE)
-        if graph_id not in found and (whole or (score >= 0.9 and len(name) >= 5)):
-            found[graph_id] = GroundedEntity(graph_id, name, kind, round(float(score), 3))
-    ranked = sorted(found.values(), key=lambda e: (-e.score, -len(e.name)))
-    return ranked[:limit]
 
 
 def live_schema() -> GraphSchema:
@@ -186,13 +143,8 @@ def _readable_graph(
     for _ in range(hops):
         if not frontier:
             break
-        rows = graph.run_read(
-            cypher.ENTITY_RELATIONS_STEP,
-            ids=frontier,
-            types=sorted(live_schema().relationship_types),
-            documents=documents,
-            limit=2000,
-        )
+        types = sorted(live_schema().relationship_types)
+        rows = relation_rows(frontier, types=types, documents=documents, limit=2000)
         frontier = []
         for row in rows:
             names[row["to_id"]] = row["name"]
@@ -328,17 +280,19 @@ def _generated(
     for row in rows:
         _ids_in(row, ids)
     readable = set(
-        _readable_entities(collection_ids)
+        readable_entities(collection_ids)
         .filter(graph_id__in=ids)
         .values_list("graph_id", flat=True)
     )
     return readable
 
 
-def answer_graph_question(question: str, *, collection_ids: Sequence[int]) -> GraphAnswer:
+def answer_graph_question(
+    question: str, *, collection_ids: Sequence[int], read: QueryReader = read_query
+) -> GraphAnswer:
     if not isinstance(question, str) or not question.strip():
         raise ValueError("the question is empty")
-    entities = ground_entities(question, collection_ids=collection_ids)
+    entities = ground_entities(question, collection_ids=collection_ids, read=read)
     answer = GraphAnswer(question=question, entities=entities, method="fallback")
     documents = readable_document_ids(collection_ids)
     chunk_ids: set[str] = set()

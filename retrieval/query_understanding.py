@@ -4,7 +4,7 @@ and whether it asks for a part of documents ("Alexis skills section only", "All 
 skills"), which section routing answers, or is a plain semantic question."""
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -12,8 +12,8 @@ from django.contrib.postgres.search import SearchQuery
 from django.db.models import Q
 from spacy.lang.en.stop_words import STOP_WORDS as SPACY_STOP_WORDS
 
-from ingestion.entities.gazetteer import TECHNOLOGIES
 from ingestion.models import Chunk, Document, EntityMention
+from ingestion.services import TECHNOLOGIES
 
 
 def _words(text: str) -> frozenset[str]:
@@ -381,3 +381,12 @@ def analyze_query(query: str, *, collection_ids: Sequence[int]) -> QueryAnalysis
         document_ids=tuple(document_ids),
         topic_terms=topics if route == "section_based_cross_document" else (),
     )
+
+
+# How a caller reads a question: analyze_query, or a caller's memo of it (the chat reads a
+# question once a turn and hands the reading to the route that runs).
+QueryReader = Callable[[str, Sequence[int]], QueryAnalysis]
+
+
+def read_query(query: str, collection_ids: Sequence[int]) -> QueryAnalysis:
+    return analyze_query(query, collection_ids=collection_ids)

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 from .models import QueryTrace
 
 if TYPE_CHECKING:
-    from .search import SearchOutcome
+    from .search.outcome import SearchOutcome
 
 # Candidates beyond the results kept in a trace (with their scores), so a reviewer sees
 # what narrowly missed.

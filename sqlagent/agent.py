@@ -16,17 +16,17 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils import timezone
 from sqlglot import exp
 
+from core.databases.scope import Scope
 from core.providers.llm import llm_configured
 from registries.models import DataSource
-from registries.semantic_layer import SemanticLayer
-from registries.semantic_layer_loader import load_semantic_layer
+from registries.services import SemanticLayer, load_semantic_layer
 from sqlagent import correction, finalize, loosening, sql_generation
-from sqlagent.answer import Attempt, EventSink, SqlAnswer, StepClock, Turn
+from sqlagent.answer import Attempt, EventSink, SqlAnswer, Status, StepClock, Turn
 from sqlagent.data_scope import scope_for
 from sqlagent.execution import ExecutionError, ExecutionResult, execute_read, with_row_limit
 from sqlagent.fan_out import guard_fan_out
 from sqlagent.plan import CannotAnswer, QueryPlan
-from sqlagent.question_terms import QuestionTerms, extract_terms
+from sqlagent.question_terms import QuestionReading, QuestionTerms, extract_terms
 from sqlagent.resolution import Resolved, resolve
 from sqlagent.schema_view import executable_schema
 from sqlagent.secure_views import rewrite_secure_views
@@ -35,7 +35,6 @@ from sqlagent.table_selection import select_tables
 from sqlagent.validation import SQLValidationError, validate_sql
 from sqlagent.value_index import value_index
 from sqlagent.vocabulary import vocabulary
-from sqlagent.warehouse.engines import Scope
 
 
 @dataclass(frozen=True)
@@ -62,6 +61,18 @@ class Planned:
     declined: str = ""  # why the plan could not be made
 
 
+@dataclass(frozen=True)
+class _Run:
+    """One question on its way: where it is asked, its plan and scope, the answer so far."""
+
+    target: Source
+    planned: Planned
+    scope: Scope | None
+    answer: SqlAnswer
+    clock: StepClock
+    use_llm: bool
+
+
 def ask(
     question: str,
     *,
@@ -71,11 +82,13 @@ def ask(
     scope: Scope | None = None,
     today: date | None = None,
     on_event: EventSink | None = None,
+    reading: QuestionReading | None = None,
 ) -> SqlAnswer:
     """Answer `question` from data source `source` (the default warehouse when None).
 
     `scope` overrides the asking user's data scope (evaluation runs unscoped). Step events
-    go to `on_event` as they happen; they are also kept in the answer's trace.
+    go to `on_event` as they happen; they are also kept in the answer's trace. `reading`,
+    the caller's reading of the same question, saves reading it again.
     """
     question = " ".join(question.split())
     answer = SqlAnswer(question=question)
@@ -93,33 +106,41 @@ def ask(
     answer.dialect = target.layer.dialect
     if target.agent_login:
         scope = scope_for(user) if scope is None else scope
-    planned = _plan(question, target, clock, today or timezone.localdate())
+    planned = _plan(question, target, clock, today or timezone.localdate(), reading)
     answer.plan = planned.plan
     use_llm = llm_configured()
     if planned.plan is None and not use_llm:
         return _decline(answer, clock, planned.declined)
     if planned.plan is not None:
         finalize.describe_tables(answer, planned.plan)
+    run = _Run(target, planned, scope, answer, clock, use_llm)
     try:
-        statement = _generate(question, target, planned, history, answer, clock, use_llm)
+        statement = _generate(run, history)
     except CannotAnswer as error:
         return _decline(answer, clock, str(error))
     except SQLValidationError as error:  # the LLM wrote something that is not one read
         answer.reason = f"refused: {error}"
         return finalize.failed(answer, clock)
-    result = _run_with_corrections(statement, target, planned, scope, answer, clock, use_llm)
+    result = _run_with_corrections(statement, run)
     if result is None:
         return finalize.failed(answer, clock)
     if not result.rows:
-        result = _loosen_once(question, target, planned, scope, answer, clock, use_llm) or result
+        result = _loosen_once(run) or result
     return finalize.answered(answer, clock, result, target.layer)
 
 
-def _plan(question: str, target: Source, clock: StepClock, today: date) -> Planned:
+def _plan(
+    question: str, target: Source, clock: StepClock, today: date, reading: QuestionReading | None
+) -> Planned:
     layer = target.layer
     with clock.step("terms") as out:
         values = value_index(layer, target.url, agent=target.agent_login)
-        terms = extract_terms(question, vocabulary(layer, values.values), today=today)
+        vocab = vocabulary(layer, values.values)
+        if reading is not None and reading.fits(question, vocab, today):
+            terms = reading.terms
+            out["read_before"] = True  # by the caller (the chat's router)
+        else:
+            terms = extract_terms(question, vocab, today=today)
         out["mentions"] = [m.text for m in terms.mentions]
         out["date_range"] = terms.date_range.describe() if terms.date_range else None
     with clock.step("resolution") as out:
@@ -137,17 +158,10 @@ def _plan(question: str, target: Source, clock: StepClock, today: date) -> Plann
     return Planned(terms, resolved, plan)
 
 
-def _generate(
-    question: str,
-    target: Source,
-    planned: Planned,
-    history: Sequence[Turn],
-    answer: SqlAnswer,
-    clock: StepClock,
-    use_llm: bool,
-) -> exp.Expression:
-    with clock.step("generation", generator="llm" if use_llm else "compiler") as out:
-        if use_llm:
+def _generate(run: _Run, history: Sequence[Turn]) -> exp.Expression:
+    question, target, planned, answer = run.answer.question, run.target, run.planned, run.answer
+    with run.clock.step("generation", generator="llm" if run.use_llm else "compiler") as out:
+        if run.use_llm:
             try:
                 generated = sql_generation.generate_sql(
                     question=question,
@@ -187,24 +201,18 @@ def _prepare(statement: exp.Expression, target: Source, clock: StepClock) -> str
     return sql
 
 
-def _execute(sql: str, target: Source, scope: Scope | None, clock: StepClock) -> ExecutionResult:
-    with clock.step("execution") as out:
-        result = execute_read(sql, url=target.url, agent=target.agent_login, scope=scope)
+def _execute(sql: str, run: _Run) -> ExecutionResult:
+    target = run.target
+    with run.clock.step("execution") as out:
+        result = execute_read(sql, url=target.url, agent=target.agent_login, scope=run.scope)
         out["rows"] = len(result.rows)
         out["truncated"] = result.truncated
     return result
 
 
-def _run_with_corrections(
-    statement: exp.Expression,
-    target: Source,
-    planned: Planned,
-    scope: Scope | None,
-    answer: SqlAnswer,
-    clock: StepClock,
-    use_llm: bool,
-) -> ExecutionResult | None:
+def _run_with_corrections(statement: exp.Expression, run: _Run) -> ExecutionResult | None:
     """Run the SQL; on a validation or execution error, correct and retry a few times."""
+    target, answer, clock = run.target, run.answer, run.clock
     repaired_by: str | None = None
     for attempt in range(settings.SQL_CORRECTION_MAX_ATTEMPTS + 1):
         sql = statement.sql(dialect=target.layer.dialect, identify=True)
@@ -213,7 +221,7 @@ def _run_with_corrections(
         try:
             sql = _prepare(statement, target, clock)
             current.sql = answer.sql = sql
-            return _execute(sql, target, scope, clock)
+            return _execute(sql, run)
         except (SQLValidationError, ExecutionError) as error:
             current.error = str(error)
             if isinstance(error, SQLValidationError) and _unsafe(error):
@@ -228,9 +236,9 @@ def _run_with_corrections(
                     error=current.error or "",
                     question=answer.question,
                     layer=target.layer,
-                    plan=planned.plan,
+                    plan=run.planned.plan,
                     attempts=answer.attempts,
-                    use_llm=use_llm,
+                    use_llm=run.use_llm,
                 )
                 out["repaired_by"] = repaired.repaired_by if repaired else None
         except SQLValidationError as error:
@@ -255,26 +263,19 @@ def _unsafe(error: SQLValidationError) -> bool:
     return any(issue.code in ("not_read", "forbidden") for issue in error.issues)
 
 
-def _loosen_once(
-    question: str,
-    target: Source,
-    planned: Planned,
-    scope: Scope | None,
-    answer: SqlAnswer,
-    clock: StepClock,
-    use_llm: bool,
-) -> ExecutionResult | None:
+def _loosen_once(run: _Run) -> ExecutionResult | None:
     """An empty result is asked again once with looser filters before saying none found."""
-    with clock.step("loosening") as out:
+    answer = run.answer
+    with run.clock.step("loosening") as out:
         looser = loosening.loosen(
-            question=question, layer=target.layer, plan=planned.plan, sql=answer.sql or "",
-            generator=answer.generator,
+            question=answer.question, layer=run.target.layer, plan=run.planned.plan,
+            sql=answer.sql or "", generator=answer.generator,
         )  # fmt: skip
         out["changes"] = looser.changes if looser else []
     if looser is None:
         return None
     kept_sql, kept_attempts = answer.sql, list(answer.attempts)
-    result = _run_with_corrections(looser.statement, target, planned, scope, answer, clock, use_llm)
+    result = _run_with_corrections(looser.statement, run)
     if result is None or not result.rows:
         answer.sql, answer.attempts = kept_sql, kept_attempts
         answer.reason = ""
@@ -284,16 +285,17 @@ def _loosen_once(
 
 
 def _decline(answer: SqlAnswer, clock: StepClock, reason: str) -> SqlAnswer:
-    answer.status = "declined"
-    answer.reason = reason
-    answer.answer = f"I cannot answer this with confidence: {reason}."
-    clock.finish()
-    return answer
+    return _stop(answer, clock, "declined", reason, "I cannot answer this with confidence")
 
 
 def _fail(answer: SqlAnswer, clock: StepClock, reason: str) -> SqlAnswer:
-    answer.status = "error"
+    return _stop(answer, clock, "error", reason, "The question could not be answered")
+
+
+def _stop(answer: SqlAnswer, clock: StepClock, status: Status, reason: str, lead: str) -> SqlAnswer:
+    """End without an answer: the status, the reason, and a sentence saying so."""
+    answer.status = status
     answer.reason = reason
-    answer.answer = f"The question could not be answered: {reason}."
+    answer.answer = f"{lead}: {reason}."
     clock.finish()
     return answer

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from registries.semantic_layer import SemanticLayer
+from registries.services import SemanticLayer
 from sqlagent import sql_generation
 from sqlagent.answer import Attempt
 from sqlagent.plan import QueryPlan

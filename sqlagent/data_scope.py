@@ -10,8 +10,8 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
 
+from core.databases.scope import Scope
 from sqlagent.models import DataScope
-from sqlagent.warehouse.engines import Scope
 
 _FIELDS = ("customer_ids", "service_location_ids", "work_order_ids")
 NOTHING = Scope(customer_ids=(), service_location_ids=(), work_order_ids=())

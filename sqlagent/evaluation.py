@@ -23,11 +23,11 @@ from django.conf import settings
 from django.test.utils import override_settings
 from sqlglot import exp
 
+from core.databases.scope import Scope
+from core.databases.urls import WarehouseUrl
 from sqlagent.agent import ask
 from sqlagent.answer_matching import matches, normalise
 from sqlagent.execution import ExecutionError, execute_read
-from sqlagent.warehouse.engines import Scope
-from sqlagent.warehouse.urls import WarehouseUrl
 
 log = logging.getLogger(__name__)
 

@@ -13,9 +13,9 @@ from typing import Any
 from django.conf import settings
 from sqlglot import exp
 
-from sqlagent.warehouse.connect import connect_agent
-from sqlagent.warehouse.engines import Scope, engine_for
-from sqlagent.warehouse.urls import WarehouseUrl
+from core.databases.connect import connect_agent, database_for
+from core.databases.scope import Scope
+from core.databases.urls import WarehouseUrl
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def _connect(url: str, *, agent: bool, scope: Scope) -> Any:
             scope=scope,
         )
     target = WarehouseUrl.parse(url)
-    conn = engine_for(target).connect(target)
+    conn = database_for(target).connect(target)
     with conn.cursor() as cursor:
         if target.engine == "mysql":
             cursor.execute("SET SESSION TRANSACTION READ ONLY")

@@ -12,12 +12,30 @@ aggregates, tables it does not know) is left as it is and said so.
 """
 
 from collections import defaultdict, deque
+from dataclasses import dataclass
 
 from sqlglot import exp
 
-from registries.semantic_layer import SemanticLayer
+from registries.services import SemanticLayer
 
 _SOURCES = ("from_", "joins", "where")  # what moves into the once-per-row subquery
+Edges = dict[str, list[tuple[str, bool]]]  # alias -> [(neighbour alias, whether it fans out)]
+
+
+@dataclass(frozen=True)
+class _Joined:
+    """The statement's tables by alias, and how its joins link them."""
+
+    tables: dict[str, str]  # alias -> table
+    edges: Edges
+    layer: SemanticLayer
+
+    def repeats(self, alias: str) -> bool:
+        return _repeats(alias, self.edges)
+
+    def key(self, alias: str) -> str:
+        """The key column of the table behind `alias`."""
+        return self.layer.tables[self.tables[alias]].primary_key or "id"
 
 
 def guard_fan_out(
@@ -36,9 +54,10 @@ def guard_fan_out(
         return statement, ["fan-out not checked: a join condition it cannot read"]
     statement = statement.copy()
     notes: list[str] = []
-    fixed = _distinct_counts(statement, tables, edges, layer, notes)
-    if _fix_sums(fixed, tables, edges, layer):
-        return _pre_aggregated(fixed, tables, edges, layer, notes), notes
+    joined = _Joined(tables, edges, layer)
+    fixed = _distinct_counts(statement, joined, notes)
+    if _fix_sums(fixed, joined):
+        return _pre_aggregated(fixed, joined, notes), notes
     return fixed, notes
 
 
@@ -59,11 +78,9 @@ def _unique(layer: SemanticLayer, table: str, column: str) -> bool:
     return bool(found and (found.primary_key or found.unique))
 
 
-def _join_edges(
-    select: exp.Select, tables: dict[str, str], layer: SemanticLayer
-) -> dict[str, list[tuple[str, bool]]] | None:
+def _join_edges(select: exp.Select, tables: dict[str, str], layer: SemanticLayer) -> Edges | None:
     """alias -> [(neighbour alias, whether stepping to it repeats this side's rows)]."""
-    edges: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+    edges: Edges = defaultdict(list)
     for join in select.args["joins"]:
         on = join.args.get("on")
         equalities = list(on.find_all(exp.EQ)) if on is not None else []
@@ -83,7 +100,7 @@ def _join_edges(
     return edges
 
 
-def _repeats(alias: str, edges: dict[str, list[tuple[str, bool]]]) -> bool:
+def _repeats(alias: str, edges: Edges) -> bool:
     """Whether some join, walking away from `alias`, meets many rows per row."""
     seen, queue = {alias}, deque([alias])
     while queue:
@@ -98,17 +115,8 @@ def _repeats(alias: str, edges: dict[str, list[tuple[str, bool]]]) -> bool:
     return False
 
 
-def _key(layer: SemanticLayer, table: str) -> str:
-    return layer.tables[table].primary_key or "id"
-
-
-def _distinct_counts(
-    select: exp.Select,
-    tables: dict[str, str],
-    edges: dict[str, list[tuple[str, bool]]],
-    layer: SemanticLayer,
-    notes: list[str],
-) -> exp.Select:
+def _distinct_counts(select: exp.Select, joined: _Joined, notes: list[str]) -> exp.Select:
+    tables = joined.tables
     anchor = select.args["from_"].this.alias_or_name
     for count in list(select.find_all(exp.Count)):
         inner = count.this
@@ -120,34 +128,23 @@ def _distinct_counts(
             alias = inner.table
         else:
             continue
-        if not _repeats(alias, edges):
+        if not joined.repeats(alias):
             continue
-        key = exp.column(_key(layer, tables[alias]), table=alias, quoted=True)
+        key = exp.column(joined.key(alias), table=alias, quoted=True)
         count.set("this", exp.Distinct(expressions=[key]))
         notes.append(f"COUNT over {tables[alias]} counts each row once (COUNT DISTINCT)")
     return select
 
 
-def _fix_sums(
-    select: exp.Select,
-    tables: dict[str, str],
-    edges: dict[str, list[tuple[str, bool]]],
-    layer: SemanticLayer,
-) -> bool:
+def _fix_sums(select: exp.Select, joined: _Joined) -> bool:
     for agg in select.find_all(exp.Sum, exp.Avg):
         columns = list(agg.find_all(exp.Column))
-        if any(c.table in tables and _repeats(c.table, edges) for c in columns):
+        if any(c.table in joined.tables and joined.repeats(c.table) for c in columns):
             return True
     return False
 
 
-def _pre_aggregated(
-    select: exp.Select,
-    tables: dict[str, str],
-    edges: dict[str, list[tuple[str, bool]]],
-    layer: SemanticLayer,
-    notes: list[str],
-) -> exp.Select:
+def _pre_aggregated(select: exp.Select, joined: _Joined, notes: list[str]) -> exp.Select:
     """SELECT g, SUM(m) ... becomes SELECT g, SUM(m) FROM (SELECT DISTINCT keys, g, m ...)."""
     inner_columns: dict[str, exp.Expression] = {}
 
@@ -156,6 +153,7 @@ def _pre_aggregated(
         inner_columns.setdefault(name, exp.column(column.name, table=column.table, quoted=True))
         return exp.column(name, table="rows_once", quoted=True)
 
+    tables = joined.tables
     measured = {
         c.table
         for agg in select.find_all(exp.AggFunc)
@@ -163,8 +161,7 @@ def _pre_aggregated(
         if c.table in tables
     }
     for alias in sorted(measured):
-        key = _key(layer, tables[alias])
-        keep(exp.column(key, table=alias))
+        keep(exp.column(joined.key(alias), table=alias))
     outer = select.copy()
     for node in list(outer.find_all(exp.Column)):
         if node.table in tables and not _inside(node, _SOURCES, outer):

@@ -8,7 +8,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
-from registries.semantic_layer import SemanticLayer
+from registries.services import SemanticLayer
 from sqlagent.answer import SqlAnswer, StepClock
 from sqlagent.execution import ExecutionResult
 from sqlagent.join_paths import JoinStep

@@ -15,7 +15,7 @@ from itertools import pairwise
 import networkx as nx
 from django.conf import settings
 
-from registries.semantic_layer import NEVER_BRIDGE_ROLES, Relationship, SemanticLayer
+from registries.services import NEVER_BRIDGE_ROLES, Relationship, SemanticLayer
 
 
 @dataclass(frozen=True)

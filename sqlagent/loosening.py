@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from sqlglot import exp
 
-from registries.semantic_layer import SemanticLayer
+from registries.services import SemanticLayer
 from sqlagent import sql_generation
 from sqlagent.plan import Filter, QueryPlan
 from sqlagent.sql_compiler import compile_plan

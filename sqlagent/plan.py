@@ -3,8 +3,12 @@
 from dataclasses import dataclass, field
 from typing import Any
 
-from registries.semantic_layer import Relationship
+from registries.services import Relationship
 from sqlagent.join_paths import JoinPlan, JoinStep
+
+# The column data types that hold amounts and dates, as the semantic layer names them.
+NUMERIC = ("integer", "decimal")
+DATES = ("date", "datetime")
 
 
 @dataclass(frozen=True)

@@ -260,6 +260,14 @@ def _comparisons(tokens: list[Token], numbers: list[tuple[float, int]]) -> list[
     return found
 
 
+_AMOUNTS = (
+    ("avg", r"\b(average|avg|mean)\b"),
+    ("sum", r"\b(total|sum of|in total|how much)\b"),
+    ("min", r"\b(minimum|smallest amount|lowest value)\b"),
+    ("max", r"\b(maximum|largest amount|highest value)\b"),
+)
+
+
 def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
     q = _without_comparisons(question.lower())
     aggregate = None
@@ -267,14 +275,8 @@ def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
     counted = r"(?:^|\b(?:the|a|total|what|which|and|of|by|with|in))\s+number of"
     if re.search(rf"\b(how many|count of|count the)\b|{counted}", q):
         aggregate = "count"
-    if re.search(r"\b(average|avg|mean)\b", q):
-        aggregate = "avg"
-    elif re.search(r"\b(total|sum of|in total|how much)\b", q):
-        aggregate = "sum"
-    elif re.search(r"\b(minimum|smallest amount|lowest value)\b", q):
-        aggregate = "min"
-    elif re.search(r"\b(maximum|largest amount|highest value)\b", q):
-        aggregate = "max"
+    # An amount said outright wins over a count ("how many hours in total").
+    aggregate = next((name for name, said in _AMOUNTS if re.search(said, q)), aggregate)
     group = re.search(
         r"\b(?:per|for each|each|by|in each|broken down by|grouped by)\s+([a-z][a-z ]*?)"
         r"(?=\s+(?:in|during|between|from|since|for|with|and|were|was|is|are)\b|[?.,]|$)",
@@ -315,3 +317,21 @@ def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
         ratio=bool(re.search(r"\b(percent(age)?|share|ratio|proportion|%)", q)),
         negated=bool(re.search(r"\b(no|without|never|none|not any|no longer)\b", q)),
     )
+
+
+@dataclass(frozen=True)
+class QuestionReading:
+    """Terms extracted from a question over one vocabulary on one day: a caller that read
+    the question already (the chat's router) hands it to `ask`, which reuses it when it
+    reads the same question over the same vocabulary on the same day."""
+
+    terms: QuestionTerms
+    vocabulary: Vocabulary
+    today: date
+
+    def fits(self, question: str, vocabulary: Vocabulary, today: date) -> bool:
+        return (
+            self.terms.question == question
+            and self.vocabulary is vocabulary
+            and self.today == today
+        )

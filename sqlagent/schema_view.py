@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from django.conf import settings
 
-from registries.semantic_layer import SemanticLayer
+from registries.services import SemanticLayer
 
 
 @dataclass(frozen=True)

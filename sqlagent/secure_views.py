@@ -7,7 +7,7 @@ resolves. Base tables of personal data never reach execution: validation refuses
 
 from sqlglot import exp
 
-from registries.semantic_layer import SemanticLayer
+from registries.services import SemanticLayer
 
 
 def rewrite_secure_views(statement: exp.Expression, layer: SemanticLayer) -> exp.Expression:

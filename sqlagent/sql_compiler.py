@@ -5,9 +5,12 @@ sum or average over rows that a to-many join repeats is taken over the distinct 
 first, so totals are never silently multiplied.
 """
 
+from collections.abc import Iterable
+
 from sqlglot import exp
 
-from registries.semantic_layer import SemanticLayer, Table
+from registries.services import SemanticLayer, Table
+from sqlagent.join_paths import JoinStep
 from sqlagent.plan import Absence, ColumnRef, Filter, QueryPlan
 
 AGGREGATES: dict[str, type[exp.Expression]] = {
@@ -73,7 +76,11 @@ def _literal(value: object) -> exp.Expression:
 def _from_and_joins(plan: QueryPlan, select: exp.Select) -> exp.Select:
     select = select.from_(exp.to_table(plan.anchor, quoted=True))
     assert plan.joins is not None
-    for step in plan.joins.joins:
+    return _joined(select, plan.joins.joins)
+
+
+def _joined(select: exp.Select, steps: Iterable[JoinStep]) -> exp.Select:
+    for step in steps:
         on = exp.EQ(
             this=column(ColumnRef(step.right_table, step.right_column)),
             expression=column(ColumnRef(step.left_table, step.left_column)),
@@ -105,12 +112,7 @@ def _absent(absence: Absence, layer: SemanticLayer) -> exp.Expression:
     link = absence.link
     pointer = column(ColumnRef(link.right_table, link.right_column))
     inner = exp.select(pointer).from_(exp.to_table(link.right_table, quoted=True))
-    for step in absence.joins:
-        on = exp.EQ(
-            this=column(ColumnRef(step.right_table, step.right_column)),
-            expression=column(ColumnRef(step.left_table, step.left_column)),
-        )
-        inner = inner.join(exp.to_table(step.right_table, quoted=True), on=on)
+    inner = _joined(inner, absence.joins)
     present = exp.Not(this=exp.Is(this=pointer.copy(), expression=exp.Null()))
     inner = inner.where(exp.and_(present, *(_condition(f) for f in absence.filters)))
     owner = column(ColumnRef(link.left_table, link.left_column))
@@ -130,10 +132,36 @@ def _days(span: tuple[ColumnRef, ColumnRef]) -> exp.Expression:
 def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
     anchor = layer.tables[plan.anchor]
     key = ColumnRef(plan.anchor, anchor.primary_key or "id")
-    select = exp.Select()
     where = [_condition(f) for f in plan.filters] + [_absent(a, layer) for a in plan.absent]
-    group: list[exp.Expression] = []
+    outputs, group = _groups(plan, layer)
+    if plan.aggregate:
+        outputs += _aggregates(plan, key, layer, grouped=bool(group))
+    else:
+        outputs += _listed(plan, anchor)
+    select = _from_and_joins(plan, exp.Select().select(*outputs))
+    if where:
+        select = select.where(exp.and_(*where))
+    if group:
+        select = _grouped(select, group, plan, key, layer)
+    if not plan.aggregate and _repeats_anchor(plan):
+        select = select.distinct()
+    order = _order(plan, outputs, layer)
+    if order:
+        select = select.order_by(*order)
+    if plan.limit:
+        select = select.limit(plan.limit)
+    if plan.count_groups:  # "how many customers have more than 40 work orders"
+        counted = exp.Alias(this=exp.Count(this=exp.Star()), alias=exp.to_identifier("count"))
+        return exp.select(counted).from_(select.subquery("kept"))
+    return select
+
+
+def _groups(
+    plan: QueryPlan, layer: SemanticLayer
+) -> tuple[list[exp.Expression], list[exp.Expression]]:
+    """The groups' columns shown, and what the rows are grouped by."""
     outputs: list[exp.Expression] = []
+    group: list[exp.Expression] = []
     if plan.group_table:
         table = layer.tables[plan.group_table]
         labels = [ColumnRef(plan.group_table, c) for c in label_columns(table)]
@@ -146,43 +174,53 @@ def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
         grouped = _grouped_value(plan, plan.group_column)
         outputs.append(grouped)
         group.append(grouped.this if isinstance(grouped, exp.Alias) else grouped)
-    if plan.aggregate:
-        if plan.aggregate not in ("count", "ratio") and not group:
-            # "total of overdue invoices": how many rows the total is over, too.
-            count = _count(anchor, key)
-            outputs.append(exp.Alias(this=count, alias=exp.to_identifier("count", quoted=True)))
-        outputs.append(_aggregate(plan, key, layer))
-    else:
-        label_refs = [ColumnRef(plan.anchor, c) for c in label_columns(anchor)]
-        asked = list(dict.fromkeys(plan.columns))
-        shown = [ColumnRef(plan.anchor, c) for c in display_columns(anchor)]
-        refs: list[ColumnRef] = label_refs + asked if asked else shown
-        if plan.order_by and plan.order_by not in refs:
-            refs.append(plan.order_by)
-        outputs += [column(r) for r in dict.fromkeys(refs)]
-        if plan.span:  # "how many days between the start and the end of X"
-            outputs.append(exp.Alias(this=_days(plan.span), alias=exp.to_identifier("days")))
-    select = select.select(*outputs)
-    select = _from_and_joins(plan, select)
-    if where:
-        select = select.where(exp.and_(*where))
-    if group:
-        select = select.group_by(*group)
-        if plan.having and plan.aggregate:
-            op, bound = plan.having
-            counted = _aggregate(plan, key, layer).this
-            select = select.having(_compare(op, counted, _literal(_number(bound))))
-    if not plan.aggregate and plan.joins and plan.joins.joins and _fans_out_from(plan, plan.anchor):
-        select = select.distinct()
-    order = _order(plan, outputs, layer)
-    if order:
-        select = select.order_by(*order)
-    if plan.limit:
-        select = select.limit(plan.limit)
-    if plan.count_groups:  # "how many customers have more than 40 work orders"
-        counted = exp.Alias(this=exp.Count(this=exp.Star()), alias=exp.to_identifier("count"))
-        return exp.select(counted).from_(select.subquery("kept"))
+    return outputs, group
+
+
+def _aggregates(
+    plan: QueryPlan, key: ColumnRef, layer: SemanticLayer, *, grouped: bool
+) -> list[exp.Expression]:
+    outputs: list[exp.Expression] = []
+    if plan.aggregate not in ("count", "ratio") and not grouped:
+        # "total of overdue invoices": how many rows the total is over, too.
+        count = _count(layer.tables[plan.anchor], key)
+        outputs.append(exp.Alias(this=count, alias=exp.to_identifier("count", quoted=True)))
+    outputs.append(_aggregate(plan, key, layer))
+    return outputs
+
+
+def _listed(plan: QueryPlan, anchor: Table) -> list[exp.Expression]:
+    """The columns of a plain list: the labels and the columns asked for, else the display
+    columns; the column ordered by; the days of a span."""
+    label_refs = [ColumnRef(plan.anchor, c) for c in label_columns(anchor)]
+    asked = list(dict.fromkeys(plan.columns))
+    shown = [ColumnRef(plan.anchor, c) for c in display_columns(anchor)]
+    refs: list[ColumnRef] = label_refs + asked if asked else shown
+    if plan.order_by and plan.order_by not in refs:
+        refs.append(plan.order_by)
+    outputs: list[exp.Expression] = [column(r) for r in dict.fromkeys(refs)]
+    if plan.span:  # "how many days between the start and the end of X"
+        outputs.append(exp.Alias(this=_days(plan.span), alias=exp.to_identifier("days")))
+    return outputs
+
+
+def _grouped(
+    select: exp.Select,
+    group: list[exp.Expression],
+    plan: QueryPlan,
+    key: ColumnRef,
+    layer: SemanticLayer,
+) -> exp.Select:
+    select = select.group_by(*group)
+    if plan.having and plan.aggregate:
+        op, bound = plan.having
+        counted = _aggregate(plan, key, layer).this
+        select = select.having(_compare(op, counted, _literal(_number(bound))))
     return select
+
+
+def _repeats_anchor(plan: QueryPlan) -> bool:
+    return bool(plan.joins and plan.joins.joins and _fans_out_from(plan, plan.anchor))
 
 
 def _number(value: float) -> int | float:

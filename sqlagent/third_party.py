@@ -5,10 +5,8 @@ import re
 
 from django.conf import settings
 
-from registries.bootstrap import bootstrap
 from registries.models import DataSource
-from registries.models.base import dialect_of
-from registries.sync import introspect
+from registries.services import bootstrap, dialect_of, introspect
 
 
 def source_for_url(url: str) -> tuple[str, str]:

@@ -16,7 +16,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.optimizer.scope import Scope, traverse_scope
 
-from registries.semantic_layer import SemanticLayer
+from registries.services import SemanticLayer
 from sqlagent.schema_view import ExecutableSchema
 
 # Nodes that have no place in a read, wherever they appear in the tree.

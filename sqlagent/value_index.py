@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from registries.semantic_layer import SemanticLayer
+from core.databases.scope import Scope
+from core.databases.urls import WarehouseUrl
+from registries.services import SemanticLayer
 from sqlagent.execution import open_connection
-from sqlagent.warehouse.engines import Scope
-from sqlagent.warehouse.urls import WarehouseUrl
 
 log = logging.getLogger(__name__)
 

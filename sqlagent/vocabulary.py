@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from registries.semantic_layer import SemanticLayer, Term
+from registries.services import SemanticLayer, Term
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -129,10 +129,23 @@ def _column_groups(columns: Iterable[str]) -> dict[str, tuple[str, ...]]:
 def vocabulary(layer: SemanticLayer, values: tuple[tuple[str, str, str], ...] = ()) -> Vocabulary:
     """`values`: (table, column, value) of enumeration values known to be in the data."""
     entries: dict[str, list[Entry]] = defaultdict(list)
+    _add_terms(entries, layer)
+    _add_tables(entries, layer)
+    _add_roles(entries, layer)
+    _add_values(entries, values)
+    frozen = {key: tuple(sorted(found, key=lambda e: e.priority)) for key, found in entries.items()}
+    return Vocabulary(frozen, max((len(k.split()) for k in frozen), default=1))
+
+
+def _add_terms(entries: dict[str, list[Entry]], layer: SemanticLayer) -> None:
     for term in layer.terms:
         for text in (term.name, *term.synonyms):
             if key := phrase(text):
                 entries[key].append(Entry("term", term=term))
+
+
+def _add_tables(entries: dict[str, list[Entry]], layer: SemanticLayer) -> None:
+    """Tables by name, their columns and the groups of columns that share a name."""
     for name, table in layer.tables.items():
         entries[phrase(name)].append(Entry("table", table=name))
         for column in table.columns.values():
@@ -143,6 +156,9 @@ def vocabulary(layer: SemanticLayer, values: tuple[tuple[str, str, str], ...] = 
                     entries[key].append(Entry("column", table=name, column=column.name))
         for key, members in _column_groups(table.columns).items():
             entries[key].append(Entry("group", table=name, columns=members))
+
+
+def _add_roles(entries: dict[str, list[Entry]], layer: SemanticLayer) -> None:
     for rel in layer.relationships:
         # A foreign key named for a role ("accountManagerId" -> employee) names its rows:
         # "the account manager of X" is the employee that X's accountManagerId points to.
@@ -156,6 +172,9 @@ def vocabulary(layer: SemanticLayer, values: tuple[tuple[str, str, str], ...] = 
             entries[role].append(
                 Entry("role", table=rel.to_table, column=rel.from_column, value=rel.from_table)
             )
+
+
+def _add_values(entries: dict[str, list[Entry]], values: tuple[tuple[str, str, str], ...]) -> None:
     for table_name, column_name, value in values:
         key = phrase(value)
         if not key or key in _STOP or key.isdigit() or key.split()[0] in _SHAPE_WORDS:
@@ -166,5 +185,3 @@ def vocabulary(layer: SemanticLayer, values: tuple[tuple[str, str, str], ...] = 
         entries[key].append(entry)
         if key.isalpha() and value.islower():  # "passed", "failed" for pass, fail
             entries[key + ("d" if key.endswith("e") else "ed")].append(entry)
-    frozen = {key: tuple(sorted(found, key=lambda e: e.priority)) for key, found in entries.items()}
-    return Vocabulary(frozen, max((len(k.split()) for k in frozen), default=1))

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from chat.orchestrator.token_cursor import TokenCursor
+
 MAX_LENGTH = 1000  # characters of one expression
 MAX_DEPTH = 32  # nesting of parentheses, brackets, calls and `not`
 
@@ -166,24 +168,9 @@ def _string(text: str, start: int) -> tuple[str, int]:
     raise ConditionError("unterminated string", start + 1)
 
 
-class _Parser:
+class _Parser(TokenCursor[Token]):
     def __init__(self, text: str) -> None:
-        self.tokens = tokenize(text)
-        self.index = 0
-        self.depth = 0
-
-    @property
-    def current(self) -> Token:
-        return self.tokens[self.index]
-
-    def _advance(self) -> Token:
-        token = self.current
-        self.index += 1
-        return token
-
-    def _at(self, kind: str, text: str | None = None) -> bool:
-        token = self.current
-        return token.kind == kind and (text is None or token.text == text)
+        super().__init__(tokenize(text))
 
     def _expect(self, kind: str, text: str) -> Token:
         if not self._at(kind, text):

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chat.orchestrator.analysis import QuestionAnalysis
 from chat.orchestrator.events import Event
 
 
@@ -27,6 +28,8 @@ class RunContext:
     attachments: Sequence[str] = ()  # paths of files uploaded with the question
     session_id: str | None = None
     emit: Callable[[Event], None] = field(default=lambda event: None, repr=False)
+    # What the router read of the question, for the route that runs (read once a turn).
+    analysis: QuestionAnalysis = field(default_factory=QuestionAnalysis, repr=False)
 
     def send(self, name: str, **data: Any) -> None:
         self.emit(Event(name, data))

@@ -25,7 +25,7 @@ from asgiref.sync import sync_to_async
 from chat.orchestrator.conditions import assign
 from chat.orchestrator.context import RunContext
 from chat.orchestrator.nodes import branch_keys, combine, evaluate, holds, next_nodes, read_inputs
-from chat.orchestrator.tools.base import call_tool
+from chat.orchestrator.tools.runner import call_tool
 from chat.orchestrator.workflow import (
     AgentNode,
     FanoutNode,

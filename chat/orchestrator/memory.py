@@ -22,9 +22,8 @@ from django.utils import timezone
 
 from chat.models import Route
 from chat.orchestrator.context import Turn
-from sqlagent.dates import find_date_range
-from sqlagent.question_terms import extract_terms
-from sqlagent.vocabulary import Vocabulary
+from retrieval.services import analyze_query, readable_collection_ids
+from sqlagent.services import Vocabulary, extract_terms, find_date_range
 
 # Routes whose answers a follow-up can build on.
 ANSWER_ROUTES = frozenset({Route.SQL, Route.DOCUMENTS, Route.GRAPH})
@@ -314,10 +313,7 @@ def _person_of(antecedent: _Antecedent, user: Any) -> str | None:
     if antecedent.route == Route.SQL:
         return None
     if user is not None:
-        from ingestion.models import Collection
-        from retrieval.query_understanding import analyze_query
-
-        collection_ids = list(Collection.objects.readable_by(user).values_list("pk", flat=True))
+        collection_ids = readable_collection_ids(user)
         persons = analyze_query(antecedent.question, collection_ids=collection_ids).persons
         if persons:
             return persons[0].name
@@ -344,10 +340,7 @@ def _is_person(value: str, old: str, person: str | None, user: Any) -> bool:
         return True  # the new value takes the previous person's place
     if user is None or not value[:1].isupper():
         return False
-    from ingestion.models import Collection
-    from retrieval.query_understanding import analyze_query
-
-    collection_ids = list(Collection.objects.readable_by(user).values_list("pk", flat=True))
+    collection_ids = readable_collection_ids(user)
     return bool(analyze_query(value, collection_ids=collection_ids).persons)
 
 

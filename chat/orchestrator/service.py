@@ -128,7 +128,7 @@ async def _run(slug: str, ctx: RunContext) -> Any:
 
 
 def _error_event(error: Exception) -> Event:
-    from sqlagent.execution import WarehouseUnavailable
+    from sqlagent.services import WarehouseUnavailable
 
     if isinstance(error, WarehouseUnavailable | ConnectionError):
         return Event(

@@ -19,7 +19,7 @@ from typing import Any
 
 from chat.models import Route
 from chat.orchestrator.context import RunContext
-from chat.orchestrator.tools.base import ToolError, register
+from chat.orchestrator.tools.registry import ToolError, register
 from core.providers import llm
 from core.providers.llm import ChatCompletionMessageParam
 

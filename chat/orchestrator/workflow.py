@@ -299,7 +299,7 @@ def _node(check: _Checker, index: int, data: Any, limits: Limits) -> Node | None
 
 
 def _check_tool(check: _Checker, where: str, tool: str) -> None:
-    from chat.orchestrator.tools.base import get_tool
+    from chat.orchestrator.tools.runner import get_tool
 
     try:
         get_tool(tool)

@@ -88,55 +88,74 @@ def extract_llm(*, title: str, chunks: list[ChunkInput], file_name: str = "") ->
             # One unreadable answer should not lose the chunk's entities.
             log.warning("LLM extraction answer unreadable (%s); offline extractor used", exc)
             fallback = extract_offline(title=title, chunks=[chunk], file_name=file_name)
-            for entity in fallback.entities.values():
-                if entity.type in labels:
-                    kept = result.add(entity.type, entity.name)
-                    for mention in entity.mentions:
-                        kept.mention(mention.chunk_index, mention.surface, mention.confidence)
-                    names.setdefault(entity.name.lower(), kept.key)
+            _keep_offline(result, fallback, labels, names)
             continue
-        for item in data.get("entities") or []:
-            if not isinstance(item, dict) or str(item.get("type")) not in labels:
-                continue
-            name = str(item.get("name") or "").strip()
-            if not name:
-                continue
-            entity = result.add(str(item["type"]), name)
-            entity.mention(chunk.index, name, _confidence(item.get("confidence"), 0.9))
-            for alias in item.get("aliases") or []:
-                if isinstance(alias, str) and alias.strip():
-                    entity.aliases.add(alias.strip())
-                    names.setdefault(alias.strip().lower(), entity.key)
-            names.setdefault(name.lower(), entity.key)
+        _add_entities(result, chunk.index, data.get("entities") or [], labels, names)
         pending.extend((chunk.index, r) for r in data.get("relations") or [] if isinstance(r, dict))
 
     _merge_short_person_names(result, names)
     for chunk_index, item in pending:
-        kind = str(item.get("type"))
-        source = names.get(str(item.get("source", "")).strip().lower())
-        target = names.get(str(item.get("target", "")).strip().lower())
-        if kind not in relation_names or not source or not target:
-            continue
-        raw = item.get("properties")
-        props = {
-            str(k): v
-            for k, v in (raw.items() if isinstance(raw, dict) else [])
-            if isinstance(v, str | int | float)
-        }
-        result.relate(
-            ExtractedRelation(
-                source,
-                target,
-                kind,
-                _confidence(item.get("confidence"), 0.8),
-                chunk_index,
-                props,
-            )
-        )
+        relation = _relation(chunk_index, item, relation_names, names)
+        if relation is not None:
+            result.relate(relation)
     result.relations = [
         r for r in result.relations if r.source in result.entities and r.target in result.entities
     ]
     return result
+
+
+def _keep_offline(
+    result: Extraction, fallback: Extraction, labels: set[str], names: dict[str, str]
+) -> None:
+    """The offline extractor's entities of the schema's types, in place of the answer."""
+    for entity in fallback.entities.values():
+        if entity.type in labels:
+            kept = result.add(entity.type, entity.name)
+            for mention in entity.mentions:
+                kept.mention(mention.chunk_index, mention.surface, mention.confidence)
+            names.setdefault(entity.name.lower(), kept.key)
+
+
+def _add_entities(
+    result: Extraction,
+    chunk_index: int,
+    items: list[Any],
+    labels: set[str],
+    names: dict[str, str],
+) -> None:
+    for item in items:
+        if not isinstance(item, dict) or str(item.get("type")) not in labels:
+            continue
+        name = str(item.get("name") or "").strip()
+        if not name:
+            continue
+        entity = result.add(str(item["type"]), name)
+        entity.mention(chunk_index, name, _confidence(item.get("confidence"), 0.9))
+        for alias in item.get("aliases") or []:
+            if isinstance(alias, str) and alias.strip():
+                entity.aliases.add(alias.strip())
+                names.setdefault(alias.strip().lower(), entity.key)
+        names.setdefault(name.lower(), entity.key)
+
+
+def _relation(
+    chunk_index: int, item: dict[str, Any], relation_names: set[str], names: dict[str, str]
+) -> ExtractedRelation | None:
+    """A relation of the answer between entities it named, if its type is in the schema."""
+    kind = str(item.get("type"))
+    source = names.get(str(item.get("source", "")).strip().lower())
+    target = names.get(str(item.get("target", "")).strip().lower())
+    if kind not in relation_names or not source or not target:
+        return None
+    raw = item.get("properties")
+    props = {
+        str(k): v
+        for k, v in (raw.items() if isinstance(raw, dict) else [])
+        if isinstance(v, str | int | float)
+    }
+    return ExtractedRelation(
+        source, target, kind, _confidence(item.get("confidence"), 0.8), chunk_index, props
+    )
 
 
 def _merge_short_person_names(result: Extraction, names: dict[str, str]) -> None:

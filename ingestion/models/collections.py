@@ -1,34 +1,41 @@
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 
 class CollectionQuerySet(models.QuerySet["Collection"]):
     def readable_by(self, user: AbstractBaseUser | AnonymousUser) -> "CollectionQuerySet":
         """Collections whose documents the user may search: readers and writers both read."""
-        if not user.is_authenticated:
-            return self.none()
-        if getattr(user, "is_superuser", False):
-            return self.all()
-        groups = Group.objects.filter(user__pk=user.pk)
-        return self.filter(
-            Q(owner=user)
-            | Q(readers=user)
-            | Q(reader_groups__in=groups)
-            | Q(writers=user)
-            | Q(writer_groups__in=groups)
-        ).distinct()
+        return self._granted(
+            user,
+            lambda groups: (
+                Q(owner=user)
+                | Q(readers=user)
+                | Q(reader_groups__in=groups)
+                | Q(writers=user)
+                | Q(writer_groups__in=groups)
+            ),
+        )
 
     def writable_by(self, user: AbstractBaseUser | AnonymousUser) -> "CollectionQuerySet":
+        return self._granted(
+            user, lambda groups: Q(owner=user) | Q(writers=user) | Q(writer_groups__in=groups)
+        )
+
+    def _granted(
+        self, user: AbstractBaseUser | AnonymousUser, grant: Callable[[QuerySet[Group]], Q]
+    ) -> "CollectionQuerySet":
+        """All for a superuser, none for an anonymous user; otherwise what `grant` gives the
+        user and the user's groups."""
         if not user.is_authenticated:
             return self.none()
         if getattr(user, "is_superuser", False):
             return self.all()
-        groups = Group.objects.filter(user__pk=user.pk)
-        return self.filter(Q(owner=user) | Q(writers=user) | Q(writer_groups__in=groups)).distinct()
+        return self.filter(grant(Group.objects.filter(user__pk=user.pk))).distinct()
 
 
 class Collection(models.Model):

@@ -8,6 +8,13 @@ from django.db import models
 from pgvector.django import HnswIndex, VectorField
 
 
+def _cosine_hnsw(name: str) -> HnswIndex:
+    """The nearest embeddings by cosine distance, from pgvector's HNSW graph."""
+    return HnswIndex(
+        name=name, fields=["embedding"], m=16, ef_construction=64, opclasses=["vector_cosine_ops"]
+    )
+
+
 class Document(models.Model):
     """One ingested file. Its UUID is the graph's Document.id (and file_id)."""
 
@@ -100,15 +107,7 @@ class Section(models.Model):
 
     class Meta:
         ordering = ["document", "position"]
-        indexes = [
-            HnswIndex(
-                name="section_embedding_hnsw",
-                fields=["embedding"],
-                m=16,
-                ef_construction=64,
-                opclasses=["vector_cosine_ops"],
-            )
-        ]
+        indexes = [_cosine_hnsw("section_embedding_hnsw")]
 
     def __str__(self) -> str:
         return self.path
@@ -149,13 +148,7 @@ class Chunk(models.Model):
             models.UniqueConstraint(fields=["document", "index"], name="chunk_index_unique")
         ]
         indexes = [
-            HnswIndex(
-                name="chunk_embedding_hnsw",
-                fields=["embedding"],
-                m=16,
-                ef_construction=64,
-                opclasses=["vector_cosine_ops"],
-            ),
+            _cosine_hnsw("chunk_embedding_hnsw"),
             GinIndex(fields=["search_vector"], name="chunk_search_vector"),
             GinIndex(fields=["keywords"], name="chunk_keywords"),
         ]

@@ -23,6 +23,17 @@ class ItemStatus(models.TextChoices):
 
 TERMINAL = (ItemStatus.DONE, ItemStatus.SKIPPED, ItemStatus.FAILED)
 
+# What a file produced and what went wrong: the admin and the API show them per file.
+ITEM_REPORT_FIELDS = (
+    "chunk_count",
+    "section_count",
+    "entity_count",
+    "edge_count",
+    "image_count",
+    "timings",
+    "error",
+)
+
 # How far along a file is at each stage, for the progress bar.
 STAGE_PROGRESS = {
     "queued": 0.0,

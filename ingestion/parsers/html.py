@@ -53,47 +53,56 @@ class _Walker:
                 if child.__class__ is NavigableString:  # not comments or doctypes
                     self.buffer.append(str(child).replace("\n", " "))
                 continue
-            if not isinstance(child, Tag) or child.name in SKIP:
-                continue
-            name = child.name
-            if name in HEADINGS:
-                self.flush()
-                text = clean_inline(child.get_text(" "))
-                if text:
-                    self.doc.blocks.append(Block("heading", text, level=HEADINGS[name]))
-            elif name == "img":
-                self.flush()
-                self.image(child)
-            elif name == "figure":
-                self.flush()
-                caption_tag = child.find("figcaption")
-                caption = clean_inline(caption_tag.get_text(" ")) if caption_tag else ""
-                for img in child.find_all("img"):
-                    self.image(img, caption)
-                if caption_tag:
-                    caption_tag.extract()
-                for img in child.find_all("img"):
-                    img.extract()
-                self.walk(child)
-                self.flush()
-            elif name == "table":
-                self.flush()
-                for row in child.find_all("tr"):
-                    cells = [clean_inline(c.get_text(" ")) for c in row.find_all(["td", "th"])]
-                    if any(cells):
-                        self.doc.blocks.append(Block("text", " | ".join(c for c in cells if c)))
-            elif name == "br":
-                self.buffer.append("\n")
-            elif name == "pre":
-                self.flush()
-                if child.get_text().strip():
-                    self.doc.blocks.append(Block("text", child.get_text().rstrip()))
-            elif name in BLOCKS:
-                self.flush()
-                self.walk(child)
-                self.flush()
-            else:
-                self.walk(child)
+            if isinstance(child, Tag) and child.name not in SKIP:
+                self.element(child)
+
+    def element(self, tag: Tag) -> None:
+        name = tag.name
+        if name in HEADINGS:
+            self.flush()
+            text = clean_inline(tag.get_text(" "))
+            if text:
+                self.doc.blocks.append(Block("heading", text, level=HEADINGS[name]))
+        elif name == "img":
+            self.flush()
+            self.image(tag)
+        elif name == "figure":
+            self.figure(tag)
+        elif name == "table":
+            self.flush()
+            self.table(tag)
+        elif name == "br":
+            self.buffer.append("\n")
+        elif name == "pre":
+            self.flush()
+            if tag.get_text().strip():
+                self.doc.blocks.append(Block("text", tag.get_text().rstrip()))
+        elif name in BLOCKS:
+            self.flush()
+            self.walk(tag)
+            self.flush()
+        else:
+            self.walk(tag)
+
+    def figure(self, tag: Tag) -> None:
+        """Its pictures take the caption; the rest of its text is read as a block."""
+        self.flush()
+        caption_tag = tag.find("figcaption")
+        caption = clean_inline(caption_tag.get_text(" ")) if caption_tag else ""
+        for img in tag.find_all("img"):
+            self.image(img, caption)
+        if caption_tag:
+            caption_tag.extract()
+        for img in tag.find_all("img"):
+            img.extract()
+        self.walk(tag)
+        self.flush()
+
+    def table(self, tag: Tag) -> None:
+        for row in tag.find_all("tr"):
+            cells = [clean_inline(c.get_text(" ")) for c in row.find_all(["td", "th"])]
+            if any(cells):
+                self.doc.blocks.append(Block("text", " | ".join(c for c in cells if c)))
 
 
 def parse_html(text: str) -> ParsedDocument:

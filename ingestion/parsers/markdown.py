@@ -25,45 +25,57 @@ def _inline_text(token: Token, images: list[ImageRef]) -> str:
     return "".join(parts)
 
 
-def parse_markdown(text: str) -> ParsedDocument:
-    text = _FRONT_MATTER.sub("", text)
-    tokens = MarkdownIt("commonmark").enable("table").parse(text)
-    doc = ParsedDocument()
-    heading_level = 0
-    row: list[str] = []
-    in_cell = False
-    for token in tokens:
-        if token.type == "heading_open":
-            heading_level = int(token.tag[1])
-        elif token.type == "heading_close":
-            heading_level = 0
-        elif token.type in ("tr_open",):
-            row = []
-        elif token.type in ("th_open", "td_open"):
-            in_cell = True
-        elif token.type in ("th_close", "td_close"):
-            in_cell = False
-        elif token.type == "tr_close":
-            doc.blocks.append(Block("text", " | ".join(cell for cell in row if cell)))
-        elif token.type == "inline":
-            images: list[ImageRef] = []
-            content = clean_inline(_inline_text(token, images))
-            if in_cell:
-                row.append(content)
-            elif heading_level:
-                if content:
-                    doc.blocks.append(Block("heading", content, level=heading_level))
-                    if heading_level == 1 and not doc.title:
-                        doc.title = content
-            elif content:
-                doc.blocks.append(Block("text", content))
-            for image in images:
-                doc.blocks.append(Block("image", image.caption, image=image))
-        elif token.type in ("fence", "code_block"):
+class _Reader:
+    """Walks markdown-it's flat token stream, keeping whether it is inside a heading or a
+    table cell."""
+
+    def __init__(self) -> None:
+        self.doc = ParsedDocument()
+        self.heading_level = 0
+        self.row: list[str] = []
+        self.in_cell = False
+
+    def token(self, token: Token) -> None:
+        kind = token.type
+        if kind == "heading_open":
+            self.heading_level = int(token.tag[1])
+        elif kind == "heading_close":
+            self.heading_level = 0
+        elif kind == "tr_open":
+            self.row = []
+        elif kind in ("th_open", "td_open", "th_close", "td_close"):
+            self.in_cell = kind.endswith("_open")
+        elif kind == "tr_close":
+            self.doc.blocks.append(Block("text", " | ".join(cell for cell in self.row if cell)))
+        elif kind == "inline":
+            self.inline(token)
+        elif kind in ("fence", "code_block"):
             if token.content.strip():
-                doc.blocks.append(Block("text", token.content.rstrip()))
-        elif token.type == "html_block":
+                self.doc.blocks.append(Block("text", token.content.rstrip()))
+        elif kind == "html_block":
             content = clean_inline(_TAGS.sub(" ", token.content))
             if content:
-                doc.blocks.append(Block("text", content))
-    return doc
+                self.doc.blocks.append(Block("text", content))
+
+    def inline(self, token: Token) -> None:
+        images: list[ImageRef] = []
+        content = clean_inline(_inline_text(token, images))
+        if self.in_cell:
+            self.row.append(content)
+        elif self.heading_level:
+            if content:
+                self.doc.blocks.append(Block("heading", content, level=self.heading_level))
+                if self.heading_level == 1 and not self.doc.title:
+                    self.doc.title = content
+        elif content:
+            self.doc.blocks.append(Block("text", content))
+        for image in images:
+            self.doc.blocks.append(Block("image", image.caption, image=image))
+
+
+def parse_markdown(text: str) -> ParsedDocument:
+    text = _FRONT_MATTER.sub("", text)
+    reader = _Reader()
+    for token in MarkdownIt("commonmark").enable("table").parse(text):
+        reader.token(token)
+    return reader.doc

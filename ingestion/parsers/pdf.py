@@ -73,9 +73,12 @@ def _page_lines(page: Any) -> list[_Line]:
     return result
 
 
-def _outline(reader: Any) -> list[tuple[str, int, int]]:
+_OutlineEntry = tuple[str, int, int]  # title, level, page index
+
+
+def _outline(reader: Any) -> list[_OutlineEntry]:
     """(title, level, page index) for every outline entry, in order."""
-    entries: list[tuple[str, int, int]] = []
+    entries: list[_OutlineEntry] = []
 
     def walk(items: list[Any], level: int) -> None:
         for item in items:
@@ -103,6 +106,20 @@ def _norm(text: str) -> str:
 
 
 def parse_pdf(data: bytes) -> ParsedDocument:
+    reader, pages = _read(data)
+    headings = _Headings(pages, _outline(reader))
+    doc = ParsedDocument(page_count=len(pages))
+    for page_index, (lines, page) in enumerate(pages):
+        doc.blocks.extend(_page_blocks(headings, lines, page, page_index))
+    doc.title = next((b.text for b in doc.blocks if b.kind == "heading" and b.level == 1), "")
+    if not doc.title:
+        meta = reader.metadata
+        doc.title = clean_inline(str(meta.title)) if meta and meta.title else ""
+    return doc
+
+
+def _read(data: bytes) -> tuple[Any, list[tuple[list[_Line], Any]]]:
+    """The reader, and each page's lines with the page."""
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
@@ -117,101 +134,110 @@ def parse_pdf(data: bytes) -> ParsedDocument:
         raise
     except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
         raise ParseError(f"corrupt or unreadable PDF ({exc})") from exc
+    return reader, pages
 
-    outline = _outline(reader)
-    sizes: Counter[float] = Counter()
-    for lines, _ in pages:
-        for line in lines:
-            sizes.update(line.sizes)
-    if not sizes:
-        raise ParseError("no extractable text in the PDF (is it a scan?)")
-    body = sizes.most_common(1)[0][0]
-    heading_sizes = sorted(
-        {ln.size for ls, _ in pages for ln in ls if ln.size > body * 1.15}, reverse=True
-    )
 
-    def layout_level(line: _Line) -> int:
+class _Headings:
+    """Which lines are headings, and of what level: the outline's entries where the file
+    has an outline, otherwise lines set larger than the body text or short and bold."""
+
+    def __init__(self, pages: list[tuple[list[_Line], Any]], outline: list[_OutlineEntry]):
+        self.outline = outline
+        self.pending = list(outline)  # entries not yet placed on a line
+        sizes: Counter[float] = Counter()
+        for lines, _ in pages:
+            for line in lines:
+                sizes.update(line.sizes)
+        if not sizes:
+            raise ParseError("no extractable text in the PDF (is it a scan?)")
+        self.body = sizes.most_common(1)[0][0]
+        self.heading_sizes = sorted(
+            {ln.size for ls, _ in pages for ln in ls if ln.size > self.body * 1.15}, reverse=True
+        )
+        # Sizes of lines the outline names tell the level of the headings it leaves out.
+        outline_titles = {(_norm(title), page): level for title, level, page in outline}
+        self.size_levels: dict[float, int] = {}
+        for page_index, (lines, _) in enumerate(pages):
+            for line in lines:
+                level = outline_titles.get((_norm(line.text), page_index))
+                if level:
+                    self.size_levels.setdefault(line.size, level)
+
+    def on_page(self, page_index: int) -> list[_OutlineEntry]:
+        return [e for e in self.pending if e[2] == page_index]
+
+    def level(self, line: _Line, page_outline: list[_OutlineEntry]) -> int:
+        """0 for a line that is not a heading. An outline entry is placed at the line
+        that carries its title on its page."""
+        if not self.outline:
+            return self.layout_level(line)
+        match = next((e for e in page_outline if _norm(e[0]) == _norm(line.text)), None)
+        if match:
+            page_outline.remove(match)
+            self.pending.remove(match)
+            return match[1]
+        if self.layout_level(line):
+            return self.size_levels.get(line.size, 0)
+        return 0
+
+    def layout_level(self, line: _Line) -> int:
         short = len(line.text) <= 90 and not line.text.endswith((".", ",", ";"))
         if not short or _BULLET.match(line.text):
             return 0
-        if line.size in heading_sizes:
-            return heading_sizes.index(line.size) + 1
-        if line.bold and line.size >= body and len(line.text.split()) <= 10:
-            return len(heading_sizes) + 1
+        if line.size in self.heading_sizes:
+            return self.heading_sizes.index(line.size) + 1
+        if line.bold and line.size >= self.body and len(line.text.split()) <= 10:
+            return len(self.heading_sizes) + 1
         return 0
 
-    # Sizes of lines the outline names tell the level of the headings it leaves out.
-    outline_titles = {(_norm(title), page): level for title, level, page in outline}
-    size_levels: dict[float, int] = {}
-    for page_index, (lines, _) in enumerate(pages):
-        for line in lines:
-            level = outline_titles.get((_norm(line.text), page_index))
-            if level:
-                size_levels.setdefault(line.size, level)
 
-    doc = ParsedDocument(page_count=len(pages))
-    pending_outline = list(outline)
-    for page_index, (lines, page) in enumerate(pages):
-        number = page_index + 1
-        paragraph: list[str] = []
-        page_blocks: list[Block] = []
+def _page_blocks(
+    headings: _Headings, lines: list[_Line], page: Any, page_index: int
+) -> list[Block]:
+    number = page_index + 1
+    paragraph: list[str] = []
+    blocks: list[Block] = []
 
-        def flush(
-            page_blocks: list[Block] = page_blocks,
-            number: int = number,
-            paragraph: list[str] = paragraph,
-        ) -> None:
-            if paragraph:
-                page_blocks.append(Block("text", " ".join(paragraph), page=number))
-                paragraph.clear()
+    def flush() -> None:
+        if paragraph:
+            blocks.append(Block("text", " ".join(paragraph), page=number))
+            paragraph.clear()
 
-        # Outline entries are placed at the line that carries their title on their page.
-        page_outline = [e for e in pending_outline if e[2] == page_index]
-        for line in lines:
-            level = 0
-            if outline:
-                match = next((e for e in page_outline if _norm(e[0]) == _norm(line.text)), None)
-                if match:
-                    page_outline.remove(match)
-                    pending_outline.remove(match)
-                    level = match[1]
-                elif layout_level(line):
-                    level = size_levels.get(line.size, 0)
-            else:
-                level = layout_level(line)
-            if level:
-                flush()
-                page_blocks.append(Block("heading", line.text, level=level, page=number))
-            elif (
-                _BULLET.match(line.text)
-                or _CAPTION.match(line.text)
-                or line.gap_before > line.size * 1.9
-            ):
-                flush()
-                paragraph.append(line.text)
-            else:
-                paragraph.append(line.text)
-        flush()
-        # Titles of the outline that were not found as a line still open a section.
-        for title, level, _ in page_outline:
-            pending_outline.remove((title, level, page_index))
-            page_blocks.insert(0, Block("heading", title, level=level, page=number))
-        captions = [b.text for b in page_blocks if b.kind == "text" and _CAPTION.match(b.text)]
-        try:
-            images = list(page.images)
-        except Exception:
-            images = []
-        for i, image in enumerate(images):
-            caption = captions[i] if i < len(captions) else ""
-            ref = ImageRef(source=image.name, caption=caption, data=image.data, name=image.name)
-            at = next(
-                (k for k, b in enumerate(page_blocks) if caption and b.text == caption),
-                len(page_blocks) - 1,
-            )
-            page_blocks.insert(at + 1, Block("image", caption, page=number, image=ref))
-        doc.blocks.extend(page_blocks)
-    doc.title = next((b.text for b in doc.blocks if b.kind == "heading" and b.level == 1), "")
-    if not doc.title:
-        meta = reader.metadata
-        doc.title = clean_inline(str(meta.title)) if meta and meta.title else ""
-    return doc
+    page_outline = headings.on_page(page_index)
+    for line in lines:
+        level = headings.level(line, page_outline)
+        if level:
+            flush()
+            blocks.append(Block("heading", line.text, level=level, page=number))
+            continue
+        if (
+            _BULLET.match(line.text)
+            or _CAPTION.match(line.text)
+            or line.gap_before > line.size * 1.9
+        ):
+            flush()  # a bullet, a caption or a gap starts a paragraph
+        paragraph.append(line.text)
+    flush()
+    # Titles of the outline that were not found as a line still open a section.
+    for title, level, _ in page_outline:
+        headings.pending.remove((title, level, page_index))
+        blocks.insert(0, Block("heading", title, level=level, page=number))
+    _place_images(blocks, page, number)
+    return blocks
+
+
+def _place_images(blocks: list[Block], page: Any, number: int) -> None:
+    """Each picture after its caption (in order), or at the end of the page."""
+    captions = [b.text for b in blocks if b.kind == "text" and _CAPTION.match(b.text)]
+    try:
+        images = list(page.images)
+    except Exception:
+        images = []
+    for i, image in enumerate(images):
+        caption = captions[i] if i < len(captions) else ""
+        ref = ImageRef(source=image.name, caption=caption, data=image.data, name=image.name)
+        at = next(
+            (k for k, b in enumerate(blocks) if caption and b.text == caption),
+            len(blocks) - 1,
+        )
+        blocks.insert(at + 1, Block("image", caption, page=number, image=ref))

@@ -16,6 +16,7 @@ from ..models import (
     Term,
     TermResolution,
 )
+from ..models.tables import DISPLAY_FIELDS, METADATA_FIELDS, SECURE_VIEW_FIELDS
 
 
 class NameListField(forms.CharField):
@@ -99,7 +100,7 @@ class DisplayAttributesForm(forms.ModelForm):
 
     class Meta:
         model = DisplayAttributes
-        fields = ["data_source", "table", "display_columns", "primary_label", "suggested"]
+        fields = ["data_source", "table", *DISPLAY_FIELDS]
 
 
 class TableMetadataForm(forms.ModelForm):
@@ -109,17 +110,7 @@ class TableMetadataForm(forms.ModelForm):
 
     class Meta:
         model = TableMetadata
-        fields = [
-            "data_source",
-            "table",
-            "role",
-            "category",
-            "description",
-            "exclude_as_bridge_for",
-            "note",
-            "hidden",
-            "suggested",
-        ]
+        fields = ["data_source", "table", *METADATA_FIELDS]
 
 
 class SecureViewForm(forms.ModelForm):
@@ -127,7 +118,7 @@ class SecureViewForm(forms.ModelForm):
 
     class Meta:
         model = SecureView
-        fields = ["data_source", "table", "view", "sensitive_columns"]
+        fields = ["data_source", "table", *SECURE_VIEW_FIELDS]
 
 
 class RelationshipForm(forms.ModelForm):

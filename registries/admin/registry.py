@@ -7,6 +7,7 @@ its next question. Who changed what is in each row's History (the admin's log).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin, messages
@@ -43,6 +44,16 @@ from .forms import (
     TermForm,
     TermResolutionForm,
 )
+
+
+def name_list(field: str, description: str) -> Callable[[Any, Any], str]:
+    """A list column showing a row's JSON list of names as "a, b, c"."""
+
+    @admin.display(description=description)
+    def show(model_admin: Any, obj: Any) -> str:
+        return ", ".join(getattr(obj, field))
+
+    return show
 
 
 def graph_link(source_id: int, table: str, text: str | None = None) -> str:
@@ -166,13 +177,10 @@ class TermAdmin(PersonEditsAdmin):
     list_filter = ["data_source", "suggested", "source", "edited_by_person"]
     search_fields = ["name", "synonyms", "entity", "description"]
     actions = ["confirm"]
+    synonym_list = name_list("synonyms", "synonyms")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Term]:
         return super().get_queryset(request).prefetch_related("resolutions")
-
-    @admin.display(description="synonyms")
-    def synonym_list(self, obj: Term) -> str:
-        return ", ".join(obj.synonyms)
 
     @admin.display(description="resolves to")
     def resolves_to(self, obj: Term) -> str:
@@ -193,14 +201,8 @@ class DisplayAttributesAdmin(PersonEditsAdmin):
     list_filter = ["data_source", "suggested", "source", "edited_by_person"]
     search_fields = ["table", "display_columns", "primary_label"]
     actions = ["confirm"]
-
-    @admin.display(description="display columns")
-    def columns(self, obj: DisplayAttributes) -> str:
-        return ", ".join(obj.display_columns)
-
-    @admin.display(description="primary label")
-    def label(self, obj: DisplayAttributes) -> str:
-        return ", ".join(obj.primary_label)
+    columns = name_list("display_columns", "display columns")
+    label = name_list("primary_label", "primary label")
 
 
 @admin.register(TableMetadata)
@@ -222,10 +224,7 @@ class SecureViewAdmin(PersonEditsAdmin):
     list_display = ["table", "view", "sensitive", "data_source"]
     list_filter = ["data_source", "source", "edited_by_person"]
     search_fields = ["table", "view", "sensitive_columns"]
-
-    @admin.display(description="sensitive columns")
-    def sensitive(self, obj: SecureView) -> str:
-        return ", ".join(obj.sensitive_columns)
+    sensitive = name_list("sensitive_columns", "sensitive columns")
 
 
 @admin.register(Relationship)

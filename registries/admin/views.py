@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib import messages
+from django.contrib.admin import ModelAdmin
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -16,11 +17,8 @@ from ..join_graph import ROLE_COLOURS, neighbourhood
 from ..models import DataSource, SchemaTable
 from .forms import ImportForm
 
-if TYPE_CHECKING:
-    from .registry import DataSourceAdmin
 
-
-def join_graph(admin: DataSourceAdmin, request: HttpRequest, pk: int) -> HttpResponse:
+def join_graph(admin: ModelAdmin[DataSource], request: HttpRequest, pk: int) -> HttpResponse:
     source = get_object_or_404(DataSource, pk=pk)
     tables = list(
         SchemaTable.objects.filter(data_source=source, is_view=False).values_list("name", flat=True)
@@ -47,7 +45,7 @@ def join_graph(admin: DataSourceAdmin, request: HttpRequest, pk: int) -> HttpRes
     return TemplateResponse(request, "admin/registries/join_graph.html", context)
 
 
-def import_view(admin: DataSourceAdmin, request: HttpRequest, pk: int) -> HttpResponse:
+def import_view(admin: ModelAdmin[DataSource], request: HttpRequest, pk: int) -> HttpResponse:
     source = get_object_or_404(DataSource, pk=pk)
     problems: list[Any] = []
     form = ImportForm(request.POST or None, request.FILES or None)
@@ -83,7 +81,9 @@ def import_view(admin: DataSourceAdmin, request: HttpRequest, pk: int) -> HttpRe
     return TemplateResponse(request, "admin/registries/import.html", context)
 
 
-def export_view(admin: DataSourceAdmin, request: HttpRequest, pk: int, name: str) -> HttpResponse:
+def export_view(
+    admin: ModelAdmin[DataSource], request: HttpRequest, pk: int, name: str
+) -> HttpResponse:
     source = get_object_or_404(DataSource, pk=pk)
     if name not in FILENAMES.values():
         return HttpResponse(status=404)

@@ -18,13 +18,20 @@ from ..models import (
     Term,
     TermResolution,
 )
+from ..models.base import MACHINE_PROVENANCE
+from ..models.tables import (
+    DISPLAY_FIELDS,
+    METADATA_FIELDS,
+    SECURE_VIEW_FIELDS,
+    display_problems,
+    metadata_problems,
+    secure_view_problems,
+)
 from ..models.terms import resolution_problems
 from ..signals import one_bump
-from ..validation import SchemaIndex
+from ..validation import Problems, SchemaIndex
 from .formats import MANUAL, ImportFailed, Problem
-from .parse import Parsed, parse_files
-
-MACHINE = {Provenance.INTROSPECTION, Provenance.INFERENCE}
+from .parse import Parsed, SchemaTableRecord, TermRecord, parse_files
 
 
 @dataclass
@@ -88,67 +95,48 @@ def _check(parsed: Parsed, index: SchemaIndex, problems: list[Problem]) -> None:
     ):
         problems.append(Problem("schema", index.not_introspected()))
         return
-
-    def add(location: str, found: list[str] | str | None) -> None:
-        for message in [found] if isinstance(found, str) else found or []:
-            problems.append(Problem(location, message))
-
-    for term in parsed.terms or []:
-        for resolution in term.resolutions:
-            found = resolution_problems(
-                index,
-                resolution.tables,
-                resolution.columns,
-                resolution.match_type,
-                resolution.value,
-            )
-            for name, messages in found.items():
-                add(f"{resolution.location}.{name}", messages)
-    _duplicates(
-        [(t.name.lower(), t.location) for t in parsed.terms or []], "this term is", problems
-    )
+    _check_terms(parsed.terms or [], index, problems)
     for row in parsed.display or []:
-        add(f"{row.location}", index.table_problem(row.table))
-        if index.has(row.table):
-            add(
-                f"{row.location}.display_columns",
-                index.columns_problems(row.table, row.display_columns),
-            )
-            add(
-                f"{row.location}.primary_label",
-                index.columns_problems(row.table, row.primary_label),
-            )
+        _add(problems, row.location, display_problems(index, row))
     for meta in parsed.metadata or []:
-        add(meta.location, index.table_problem(meta.table))
-        add(
-            f"{meta.location}.exclude_as_bridge_for",
-            [p for t in meta.exclude_as_bridge_for if (p := index.table_problem(t))],
-        )
+        _add(problems, meta.location, metadata_problems(index, meta))
     for view in parsed.secure_views or []:
-        add(view.location, index.table_problem(view.table))
-        add(f"{view.location}.view", index.table_problem(view.view))
-        if index.has(view.table):
-            add(
-                f"{view.location}.sensitive_columns",
-                index.columns_problems(view.table, view.sensitive_columns),
-            )
+        _add(problems, view.location, secure_view_problems(index, view))
     for edge in parsed.relationships or []:
         for side in ("from", "to"):
             table, column = getattr(edge, f"{side}_table"), getattr(edge, f"{side}_column")
-            if table and column:
-                add(f"{edge.location}.{side}_column", index.column_problem(table, column))
+            if table and column and (found := index.column_problem(table, column)):
+                problems.append(Problem(f"{edge.location}.{side}_column", found))
     for table in parsed.schema_tables:
-        add(table.location, index.table_problem(table.table))
-        if index.has(table.table):
-            add(f"{table.location}.columns", index.columns_problems(table.table, table.columns))
-    _duplicates([(d.table, d.location) for d in parsed.display or []], "this table is", problems)
-    _duplicates([(m.table, m.location) for m in parsed.metadata or []], "this table is", problems)
-    _duplicates(
-        [(v.table, v.location) for v in parsed.secure_views or []], "this table is", problems
-    )
-    _duplicates(
-        [(e.edge, e.location) for e in parsed.relationships or []], "this relationship is", problems
-    )
+        _add(problems, table.location, _schema_table_problems(index, table))
+    for what, keys in (
+        ("this table is", [(d.table, d.location) for d in parsed.display or []]),
+        ("this table is", [(m.table, m.location) for m in parsed.metadata or []]),
+        ("this table is", [(v.table, v.location) for v in parsed.secure_views or []]),
+        ("this relationship is", [(e.edge, e.location) for e in parsed.relationships or []]),
+    ):
+        _duplicates(keys, what, problems)
+
+
+def _check_terms(terms: list[TermRecord], index: SchemaIndex, problems: list[Problem]) -> None:
+    for term in terms:
+        for r in term.resolutions:
+            found = resolution_problems(index, r.tables, r.columns, r.match_type, r.value)
+            _add(problems, r.location, found)
+    _duplicates([(t.name.lower(), t.location) for t in terms], "this term is", problems)
+
+
+def _schema_table_problems(index: SchemaIndex, record: SchemaTableRecord) -> Problems:
+    if problem := index.table_problem(record.table):
+        return {"table": [problem]}
+    return {"columns": index.columns_problems(record.table, record.columns)}
+
+
+def _add(problems: list[Problem], location: str, found: Problems) -> None:
+    """A row's problems per field; those of its table name stand at the row itself."""
+    for name, messages in found.items():
+        where = location if name == "table" else f"{location}.{name}"
+        problems.extend(Problem(where, message) for message in messages)
 
 
 class _Store:
@@ -164,45 +152,14 @@ class _Store:
     def all(self, parsed: Parsed) -> None:
         if parsed.terms is not None:
             self.terms(parsed)
-        if parsed.display is not None:
-            self.rows(
-                DisplayAttributes,
-                "display attributes",
-                {
-                    d.table: {
-                        "display_columns": d.display_columns,
-                        "primary_label": d.primary_label,
-                        "suggested": d.suggested,
-                    }
-                    for d in parsed.display
-                },
-            )
-        if parsed.metadata is not None:
-            self.rows(
-                TableMetadata,
-                "table metadata",
-                {
-                    m.table: {
-                        "role": m.role,
-                        "category": m.category,
-                        "description": m.description,
-                        "exclude_as_bridge_for": m.exclude_as_bridge_for,
-                        "note": m.note,
-                        "hidden": m.hidden,
-                        "suggested": m.suggested,
-                    }
-                    for m in parsed.metadata
-                },
-            )
-        if parsed.secure_views is not None:
-            self.rows(
-                SecureView,
-                "secure views",
-                {
-                    v.table: {"view": v.view, "sensitive_columns": v.sensitive_columns}
-                    for v in parsed.secure_views
-                },
-            )
+        for model, kind, records, fields in (
+            (DisplayAttributes, "display attributes", parsed.display, DISPLAY_FIELDS),
+            (TableMetadata, "table metadata", parsed.metadata, METADATA_FIELDS),
+            (SecureView, "secure views", parsed.secure_views, SECURE_VIEW_FIELDS),
+        ):
+            if records is not None:
+                wanted = {r.table: {k: getattr(r, k) for k in fields} for r in records}
+                self.rows(model, kind, wanted)
         if parsed.relationships is not None:
             self.relationships(parsed)
 
@@ -338,7 +295,7 @@ class _Store:
         if self.replace:
             only_manual = parsed.relationship_files == {MANUAL}
             for edge, row in existing.items():
-                if edge in wanted or (only_manual and row.source in MACHINE):
+                if edge in wanted or (only_manual and row.source in MACHINE_PROVENANCE):
                     continue
                 if not self._protected(row, "relationship {}.{} -> {}.{}".format(*edge)):
                     row.delete()

@@ -6,17 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..models import (
-    DataSource,
-    DisplayAttributes,
-    Provenance,
-    Relationship,
-    SchemaTable,
-    SecureView,
-    TableMetadata,
-    Term,
-    TermResolution,
-)
+from ..models import DataSource, Relationship, TermResolution
+from ..models.base import MACHINE_PROVENANCE
 from .formats import (
     CARDINALITY_TO_FILE,
     DISPLAY,
@@ -27,8 +18,6 @@ from .formats import (
     SECURE_VIEWS,
     VERSION,
 )
-
-MACHINE = {Provenance.INTROSPECTION, Provenance.INFERENCE}
 
 
 def resolution_document(resolution: TermResolution) -> dict[str, Any]:
@@ -53,7 +42,7 @@ def resolution_document(resolution: TermResolution) -> dict[str, Any]:
 
 def export_domain(source: DataSource) -> dict[str, Any]:
     terms: dict[str, Any] = {}
-    for term in Term.objects.filter(data_source=source).prefetch_related("resolutions"):
+    for term in source.term_set.prefetch_related("resolutions"):
         entry: dict[str, Any] = {"entity": term.entity}
         if term.description:
             entry["description"] = term.description
@@ -68,7 +57,7 @@ def export_domain(source: DataSource) -> dict[str, Any]:
 
 def export_display(source: DataSource) -> dict[str, Any]:
     tables: dict[str, Any] = {}
-    for row in DisplayAttributes.objects.filter(data_source=source):
+    for row in source.displayattributes_set.all():
         entry: dict[str, Any] = {
             "display_columns": list(row.display_columns),
             "primary_label": list(row.primary_label),
@@ -101,11 +90,11 @@ def export_manual(source: DataSource) -> dict[str, Any]:
     """Relationships a machine did not find (or a person changed), and the table metadata."""
     relationships = [
         relationship_document(r)
-        for r in Relationship.objects.filter(data_source=source)
-        if r.source not in MACHINE or r.edited_by_person
+        for r in source.relationship_set.all()
+        if r.source not in MACHINE_PROVENANCE or r.edited_by_person
     ]
     metadata: dict[str, Any] = {}
-    for row in TableMetadata.objects.filter(data_source=source):
+    for row in source.tablemetadata_set.all():
         entry: dict[str, Any] = {"role": row.role}
         for name in ("category", "description", "note"):
             if value := getattr(row, name):
@@ -122,22 +111,20 @@ def export_manual(source: DataSource) -> dict[str, Any]:
 
 def export_merged(source: DataSource) -> dict[str, Any]:
     tables: dict[str, Any] = {}
-    for table in SchemaTable.objects.filter(data_source=source).prefetch_related("columns"):
+    for table in source.schema_tables.prefetch_related("columns"):
         columns = list(table.columns.all())
         tables[table.name] = {
             "columns": [c.name for c in columns],
             "unique_columns": [c.name for c in columns if c.unique or c.primary_key],
         }
-    relationships = [
-        relationship_document(r) for r in Relationship.objects.filter(data_source=source)
-    ]
+    relationships = [relationship_document(r) for r in source.relationship_set.all()]
     return {"version": VERSION, "tables": tables, "relationships": relationships}
 
 
 def export_secure_views(source: DataSource) -> dict[str, Any]:
     views = {
         row.table: {"view": row.view, "sensitive_columns": list(row.sensitive_columns)}
-        for row in SecureView.objects.filter(data_source=source)
+        for row in source.secureview_set.all()
     }
     return {"version": VERSION, "secure_views": views}
 

@@ -7,10 +7,12 @@ stores them only when no file has any problem.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..models import MatchType, Provenance, Rank, RelationshipKind, TableRole
+from ..models.tables import DISPLAY_FIELDS, METADATA_FIELDS, SECURE_VIEW_FIELDS
 from .formats import (
     CARDINALITY_FROM_FILE,
     DISPLAY,
@@ -125,8 +127,11 @@ class _Reader:
         self.file = file
         self.problems = problems
 
+    def where(self, path: str) -> str:
+        return f"{self.file}: {path}" if path else self.file
+
     def problem(self, path: str, message: str) -> None:
-        self.problems.append(Problem(f"{self.file}: {path}" if path else self.file, message))
+        self.problems.append(Problem(self.where(path), message))
 
     def mapping(self, value: Any, path: str) -> dict[str, Any]:
         if isinstance(value, dict):
@@ -251,11 +256,19 @@ def _entries(
     return out
 
 
+def _checked_entries(
+    reader: _Reader, document: dict[str, Any], key: str, keys: set[str]
+) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """The entries of a section, each checked for unknown fields just before it is read."""
+    for name, path, entry in _entries(reader, document, key):
+        reader.allowed(entry, keys, path)
+        yield name, path, entry
+
+
 def _terms(reader: _Reader, document: dict[str, Any]) -> list[TermRecord]:
     records = []
     keys = {"entity", "description", "synonyms", "suggested", "resolution"}
-    for name, path, entry in _entries(reader, document, "terms"):
-        reader.allowed(entry, keys, path)
+    for name, path, entry in _checked_entries(reader, document, "terms", keys):
         resolution = reader.mapping(entry.get("resolution", {}), f"{path}.resolution")
         if not resolution:
             reader.problem(f"{path}.resolution", "a term needs at least a primary resolution")
@@ -272,7 +285,7 @@ def _terms(reader: _Reader, document: dict[str, Any]) -> list[TermRecord]:
         ]
         records.append(
             TermRecord(
-                location=f"{reader.file}: {path}",
+                location=reader.where(path),
                 name=name,
                 entity=reader.text(entry, "entity", path),
                 description=reader.text(entry, "description", path),
@@ -316,7 +329,7 @@ def _resolution(reader: _Reader, rank: str, entry: dict[str, Any], path: str) ->
         reader.problem(f"{path}.value", "expected a string, number or true/false")
         value = None
     return ResolutionRecord(
-        location=f"{reader.file}: {path}",
+        location=reader.where(path),
         rank=rank,
         tables=tables,
         columns=qualified,
@@ -329,40 +342,28 @@ def _resolution(reader: _Reader, rank: str, entry: dict[str, Any], path: str) ->
 
 
 def _display(reader: _Reader, document: dict[str, Any]) -> list[DisplayRecord]:
-    records = []
-    for table, path, entry in _entries(reader, document, "tables"):
-        reader.allowed(entry, {"display_columns", "primary_label", "suggested"}, path)
-        records.append(
-            DisplayRecord(
-                location=f"{reader.file}: {path}",
-                table=table,
-                display_columns=reader.texts(entry, "display_columns", path),
-                primary_label=reader.texts(entry, "primary_label", path),
-                suggested=reader.flag(entry, "suggested", path, False),
-            )
+    return [
+        DisplayRecord(
+            location=reader.where(path),
+            table=table,
+            display_columns=reader.texts(entry, "display_columns", path),
+            primary_label=reader.texts(entry, "primary_label", path),
+            suggested=reader.flag(entry, "suggested", path, False),
         )
-    return records
+        for table, path, entry in _checked_entries(reader, document, "tables", set(DISPLAY_FIELDS))
+    ]
 
 
 def _metadata(reader: _Reader, document: dict[str, Any]) -> list[MetadataRecord]:
     records = []
-    keys = {
-        "role",
-        "category",
-        "description",
-        "exclude_as_bridge_for",
-        "note",
-        "hidden",
-        "suggested",
-    }
     roles = [r.value for r in TableRole]
-    for table, path, entry in _entries(reader, document, "table_metadata"):
-        reader.allowed(entry, keys, path)
+    keys = set(METADATA_FIELDS)
+    for table, path, entry in _checked_entries(reader, document, "table_metadata", keys):
         if "role" not in entry:
             reader.problem(path, "missing required field 'role'")
         records.append(
             MetadataRecord(
-                location=f"{reader.file}: {path}",
+                location=reader.where(path),
                 table=table,
                 role=reader.choice(entry, "role", path, roles, "instance"),
                 category=reader.text(entry, "category", path),
@@ -397,7 +398,7 @@ def _relationships(reader: _Reader, document: dict[str, Any]) -> list[Relationsh
             source = None
         records.append(
             RelationshipRecord(
-                location=f"{reader.file}: {path}",
+                location=reader.where(path),
                 from_table=reader.text(entry, "from_table", path, required=True),
                 from_column=reader.text(entry, "from_column", path, required=True),
                 to_table=reader.text(entry, "to_table", path, required=True),
@@ -420,25 +421,21 @@ def _relationships(reader: _Reader, document: dict[str, Any]) -> list[Relationsh
 
 
 def _secure_views(reader: _Reader, document: dict[str, Any]) -> list[SecureViewRecord]:
-    records = []
-    for table, path, entry in _entries(reader, document, "secure_views"):
-        reader.allowed(entry, {"view", "sensitive_columns"}, path)
-        records.append(
-            SecureViewRecord(
-                location=f"{reader.file}: {path}",
-                table=table,
-                view=reader.text(entry, "view", path, required=True),
-                sensitive_columns=reader.texts(entry, "sensitive_columns", path),
-            )
+    keys = set(SECURE_VIEW_FIELDS)
+    return [
+        SecureViewRecord(
+            location=reader.where(path),
+            table=table,
+            view=reader.text(entry, "view", path, required=True),
+            sensitive_columns=reader.texts(entry, "sensitive_columns", path),
         )
-    return records
+        for table, path, entry in _checked_entries(reader, document, "secure_views", keys)
+    ]
 
 
 def _schema_tables(reader: _Reader, document: dict[str, Any]) -> list[SchemaTableRecord]:
-    records = []
-    for table, path, entry in _entries(reader, document, "tables"):
-        reader.allowed(entry, {"columns", "unique_columns"}, path)
-        records.append(
-            SchemaTableRecord(f"{reader.file}: {path}", table, reader.texts(entry, "columns", path))
-        )
-    return records
+    keys = {"columns", "unique_columns"}
+    return [
+        SchemaTableRecord(reader.where(path), table, reader.texts(entry, "columns", path))
+        for table, path, entry in _checked_entries(reader, document, "tables", keys)
+    ]

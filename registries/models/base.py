@@ -10,22 +10,16 @@ from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db import models
 from django.db.models import F
 
-DIALECTS = {
-    "mysql": "mysql",
-    "mariadb": "mysql",
-    "postgres": "postgres",
-    "postgresql": "postgres",
-    "pgsql": "postgres",
-}
+from core.databases.urls import URL_SCHEMES
 
 
 def dialect_of(url: str) -> str:
     scheme = urlsplit(url).scheme.split("+")[0].lower()
-    if scheme not in DIALECTS:
+    if scheme not in URL_SCHEMES:
         raise ValueError(
             f"unsupported database URL scheme {scheme!r} (use mysql:// or postgres://)"
         )
-    return DIALECTS[scheme]
+    return URL_SCHEMES[scheme]
 
 
 def masked(url: str) -> str:
@@ -109,6 +103,11 @@ class Provenance(models.TextChoices):
     IMPORT = "import", "imported file"
     DEMO = "demo", "demo registry"
     ADMIN = "admin", "entered in the admin"
+
+
+# Rows a machine read from the schema; a re-run may change or drop them, while what a file
+# or a person gave stays as written.
+MACHINE_PROVENANCE = frozenset({Provenance.INTROSPECTION, Provenance.INFERENCE})
 
 
 class RegistryRow(models.Model):

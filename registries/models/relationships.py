@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
-from ..validation import SchemaIndex
+from ..validation import SchemaIndex, check_references
 from .base import RegistryRow
 
 
@@ -68,8 +68,7 @@ class Relationship(RegistryRow):
         return errors
 
     def clean(self) -> None:
-        if self.data_source_id is not None and (errors := self.reference_problems()):
-            raise ValidationError(errors)
+        check_references(self.data_source_id, self.reference_problems)
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         # An edge to a column that does not exist would send the agent into broken SQL, so

@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
+from collections.abc import Sequence
+from typing import Protocol
+
 from django.db import models
 
 from ..semantic_layer import NEVER_BRIDGE_ROLES
-from ..validation import SchemaIndex
+from ..validation import Problems, SchemaIndex, check_references
 from .base import RegistryRow, SuggestableRow
+
+# What a person (in the admin) or a registry file says about a table, beside its name.
+DISPLAY_FIELDS = ("display_columns", "primary_label", "suggested")
+METADATA_FIELDS = (
+    "role",
+    "category",
+    "description",
+    "exclude_as_bridge_for",
+    "note",
+    "hidden",
+    "suggested",
+)
+SECURE_VIEW_FIELDS = ("view", "sensitive_columns")
 
 
 class TableRole(models.TextChoices):
@@ -23,9 +38,58 @@ class TableRole(models.TextChoices):
     REFERENCE = "reference"
 
 
-def _add(errors: dict[str, list[str]], name: str, problems: list[str]) -> None:
-    if problems:
-        errors.setdefault(name, []).extend(problems)
+# The names a check reads, which a model row and an imported file's record both carry.
+class DisplayLike(Protocol):
+    table: str
+    display_columns: list[str]
+    primary_label: list[str]
+
+
+class MetadataLike(Protocol):
+    table: str
+    exclude_as_bridge_for: list[str]
+
+
+class SecureViewLike(Protocol):
+    table: str
+    view: str
+    sensitive_columns: list[str]
+
+
+def _add(errors: Problems, name: str, problems: Sequence[str | None]) -> None:
+    if found := [p for p in problems if p]:
+        errors.setdefault(name, []).extend(found)
+
+
+def display_problems(index: SchemaIndex, row: DisplayLike) -> Problems:
+    """Problems per field: names that do not exist in the schema (columns only of a table
+    that does)."""
+    errors: Problems = {}
+    _add(errors, "table", [index.table_problem(row.table)])
+    if not errors:
+        _add(errors, "display_columns", index.columns_problems(row.table, row.display_columns))
+        _add(errors, "primary_label", index.columns_problems(row.table, row.primary_label))
+    return errors
+
+
+def metadata_problems(index: SchemaIndex, row: MetadataLike) -> Problems:
+    errors: Problems = {}
+    _add(errors, "table", [index.table_problem(row.table)])
+    _add(
+        errors,
+        "exclude_as_bridge_for",
+        [index.table_problem(t) for t in row.exclude_as_bridge_for],
+    )
+    return errors
+
+
+def secure_view_problems(index: SchemaIndex, row: SecureViewLike) -> Problems:
+    errors: Problems = {}
+    _add(errors, "table", [index.table_problem(row.table)])
+    _add(errors, "view", [index.table_problem(row.view)])
+    if "table" not in errors:
+        _add(errors, "sensitive_columns", index.columns_problems(row.table, row.sensitive_columns))
+    return errors
 
 
 class DisplayAttributes(SuggestableRow):
@@ -48,18 +112,7 @@ class DisplayAttributes(SuggestableRow):
         return self.table
 
     def clean(self) -> None:
-        if self.data_source_id is None:
-            return
-        index = SchemaIndex.load(self.data_source_id)
-        errors: dict[str, list[str]] = {}
-        _add(errors, "table", [p] if (p := index.table_problem(self.table)) else [])
-        if not errors:
-            _add(
-                errors, "display_columns", index.columns_problems(self.table, self.display_columns)
-            )
-            _add(errors, "primary_label", index.columns_problems(self.table, self.primary_label))
-        if errors:
-            raise ValidationError(errors)
+        check_references(self.data_source_id, lambda index: display_problems(index, self))
 
 
 class TableMetadata(SuggestableRow):
@@ -94,18 +147,7 @@ class TableMetadata(SuggestableRow):
         return self.role in NEVER_BRIDGE_ROLES
 
     def clean(self) -> None:
-        if self.data_source_id is None:
-            return
-        index = SchemaIndex.load(self.data_source_id)
-        errors: dict[str, list[str]] = {}
-        _add(errors, "table", [p] if (p := index.table_problem(self.table)) else [])
-        _add(
-            errors,
-            "exclude_as_bridge_for",
-            [p for t in self.exclude_as_bridge_for if (p := index.table_problem(t))],
-        )
-        if errors:
-            raise ValidationError(errors)
+        check_references(self.data_source_id, lambda index: metadata_problems(index, self))
 
 
 class SecureView(RegistryRow):
@@ -125,17 +167,4 @@ class SecureView(RegistryRow):
         return f"{self.table} -> {self.view}"
 
     def clean(self) -> None:
-        if self.data_source_id is None:
-            return
-        index = SchemaIndex.load(self.data_source_id)
-        errors: dict[str, list[str]] = {}
-        _add(errors, "table", [p] if (p := index.table_problem(self.table)) else [])
-        _add(errors, "view", [p] if (p := index.table_problem(self.view)) else [])
-        if "table" not in errors:
-            _add(
-                errors,
-                "sensitive_columns",
-                index.columns_problems(self.table, self.sensitive_columns),
-            )
-        if errors:
-            raise ValidationError(errors)
+        check_references(self.data_source_id, lambda index: secure_view_problems(index, self))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
-from ..validation import SchemaIndex
+from ..validation import SchemaIndex, check_references
 from .base import SuggestableRow
 
 
@@ -74,12 +73,12 @@ class TermResolution(models.Model):
 
     def clean(self) -> None:
         term = getattr(self, "term", None)
-        if term is None or term.data_source_id is None:
-            return
-        index = SchemaIndex.load(term.data_source_id)
-        errors = resolution_problems(index, self.tables, self.columns, self.match_type, self.value)
-        if errors:
-            raise ValidationError(errors)
+        check_references(
+            term.data_source_id if term is not None else None,
+            lambda index: resolution_problems(
+                index, self.tables, self.columns, self.match_type, self.value
+            ),
+        )
 
 
 def resolution_problems(

@@ -1,7 +1,8 @@
 """Hybrid GraphRAG search: keyword and vector search in parallel, graph expansion,
 re-ranking into one hybrid score; see docs/retrieval.md."""
 
+from .outcome import SearchOutcome
 from .params import SearchError, SearchParams
-from .pipeline import SearchOutcome, graphrag_search
+from .pipeline import graphrag_search
 
 __all__ = ["SearchError", "SearchOutcome", "SearchParams", "graphrag_search"]

@@ -16,6 +16,7 @@ from django.conf import settings
 from core.providers import graph
 
 from .. import cypher
+from .params import SearchParams
 from .title_bridge import mentioned_documents
 
 PATH_SCORES = {0: 1.0, 1: 0.8, 2: 0.6}
@@ -50,88 +51,110 @@ class Expansion:
 
 
 def expand(
-    seed_ids: Sequence[str],
-    *,
-    collection_ids: Sequence[int],
-    max_hops: int,
-    threshold: float,
-    hierarchical_limit: int,
-    semantic_limit: int,
-    entity_limit: int,
-    title_limit: int,
+    seed_ids: Sequence[str], *, collection_ids: Sequence[int], params: SearchParams
 ) -> Expansion:
+    """Hop by hop from the seeds, up to params.max_hops, each kind of edge bringing in at
+    most its expansion limit of chunks over all hops."""
     result = Expansion()
-    if not seed_ids or not collection_ids or max_hops < 1:
+    if not seed_ids or not collection_ids or params.max_hops < 1:
         return result
-    seen = set(seed_ids)
-    limits = {
-        "hierarchical": hierarchical_limit,
-        "semantic": semantic_limit,
-        "entity": entity_limit,
-        "title": title_limit,
-    }
-    used = dict.fromkeys(limits, 0)
+    walk = _Walk(
+        collections=list(collection_ids),
+        threshold=params.similarity_threshold,
+        limits={
+            "hierarchical": params.hierarchical_expansion_limit,
+            "semantic": params.semantic_expansion_limit,
+            "entity": params.entity_expansion_limit,
+            "title": params.title_expansion_limit,
+        },
+        seen=set(seed_ids),
+        result=result,
+    )
     frontier = list(seed_ids)
-    collections = list(collection_ids)
-    for hop in range(1, max_hops + 1):
-        found: list[tuple[str, Step]] = []
-        if hierarchical_limit:
-            for row in graph.run_read(
-                cypher.EXPAND_SEQUENCE, ids=frontier, collections=collections
-            ):
-                found.append(
-                    ("hierarchical", Step(row["id"], row["from_id"], row["relationship"], hop))
-                )
-        if semantic_limit:
-            rows = graph.run_read(
-                cypher.EXPAND_SIMILAR, ids=frontier, collections=collections, threshold=threshold
-            )
-            # Strongest edges first, so that the limit keeps the best.
-            for row in sorted(rows, key=lambda r: -float(r["score"])):
-                step = Step(
-                    row["id"], row["from_id"], "SEMANTICALLY_SIMILAR", hop, float(row["score"])
-                )
-                found.append(("semantic", step))
-        if entity_limit:
-            rows = graph.run_read(
-                cypher.EXPAND_ENTITIES,
-                ids=frontier,
-                collections=collections,
-                max_degree=settings.RETRIEVAL_ENTITY_MAX_DEGREE,
-            )
-            # Rarer entities say more about a connection; the frontier's order breaks ties.
-            order = {chunk_id: i for i, chunk_id in enumerate(frontier)}
-            rows.sort(key=lambda r: (len(r["ids"]), order.get(r["from_id"], 0)))
-            for row in rows:
-                for chunk_id in row["ids"]:
-                    step = Step(
-                        chunk_id,
-                        row["from_id"],
-                        "MENTIONS",
-                        hop,
-                        None,
-                        row["entity_id"],
-                        row["entity"],
-                    )
-                    found.append(("entity", step))
-        if title_limit:
-            started = time.perf_counter()
-            found.extend(("title", step) for step in _title_steps(frontier, collections, hop))
-            result.title_ms += (time.perf_counter() - started) * 1000
-        next_frontier: list[str] = []
-        for kind, step in found:
-            result.edges.append(step)
-            if step.chunk_id in seen or used[kind] >= limits[kind]:
-                continue
-            seen.add(step.chunk_id)
-            used[kind] += 1
-            result.steps[step.chunk_id] = step
-            next_frontier.append(step.chunk_id)
-        frontier = next_frontier
+    for hop in range(1, params.max_hops + 1):
+        frontier = walk.claim(walk.edges(frontier, hop))
         if not frontier:
             break
-    result.counts = used
+    result.counts = walk.used
     return result
+
+
+@dataclass
+class _Walk:
+    collections: list[int]
+    threshold: float
+    limits: dict[str, int]  # kind of edge -> how many chunks it may bring in
+    seen: set[str]  # chunk ids already candidates (seeds) or reached
+    result: Expansion
+    used: dict[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.used = dict.fromkeys(self.limits, 0)
+
+    def edges(self, frontier: list[str], hop: int) -> list[tuple[str, Step]]:
+        """Every edge out of the frontier, by kind, in the order the limits keep them."""
+        found: list[tuple[str, Step]] = []
+        if self.limits["hierarchical"]:
+            found += (("hierarchical", s) for s in _sequence_steps(frontier, self.collections, hop))
+        if self.limits["semantic"]:
+            steps = _similar_steps(frontier, self.collections, hop, self.threshold)
+            found += (("semantic", s) for s in steps)
+        if self.limits["entity"]:
+            found += (("entity", s) for s in _entity_steps(frontier, self.collections, hop))
+        if self.limits["title"]:
+            started = time.perf_counter()
+            found += (("title", s) for s in _title_steps(frontier, self.collections, hop))
+            self.result.title_ms += (time.perf_counter() - started) * 1000
+        return found
+
+    def claim(self, found: list[tuple[str, Step]]) -> list[str]:
+        """Records every edge; the first way to a chunk not seen yet claims it while its
+        kind is under its limit. The claimed chunks are the next frontier."""
+        frontier: list[str] = []
+        for kind, step in found:
+            self.result.edges.append(step)
+            if step.chunk_id in self.seen or self.used[kind] >= self.limits[kind]:
+                continue
+            self.seen.add(step.chunk_id)
+            self.used[kind] += 1
+            self.result.steps[step.chunk_id] = step
+            frontier.append(step.chunk_id)
+        return frontier
+
+
+def _sequence_steps(frontier: list[str], collections: list[int], hop: int) -> list[Step]:
+    rows = graph.run_read(cypher.EXPAND_SEQUENCE, ids=frontier, collections=collections)
+    return [Step(row["id"], row["from_id"], row["relationship"], hop) for row in rows]
+
+
+def _similar_steps(
+    frontier: list[str], collections: list[int], hop: int, threshold: float
+) -> list[Step]:
+    rows = graph.run_read(
+        cypher.EXPAND_SIMILAR, ids=frontier, collections=collections, threshold=threshold
+    )
+    # Strongest edges first, so that the limit keeps the best.
+    return [
+        Step(row["id"], row["from_id"], "SEMANTICALLY_SIMILAR", hop, float(row["score"]))
+        for row in sorted(rows, key=lambda r: -float(r["score"]))
+    ]
+
+
+def _entity_steps(frontier: list[str], collections: list[int], hop: int) -> list[Step]:
+    rows = graph.run_read(
+        cypher.EXPAND_ENTITIES,
+        ids=frontier,
+        collections=collections,
+        max_degree=settings.RETRIEVAL_ENTITY_MAX_DEGREE,
+    )
+    # Rarer entities say more about a connection; the frontier's order breaks ties.
+    order = {chunk_id: i for i, chunk_id in enumerate(frontier)}
+    rows.sort(key=lambda r: (len(r["ids"]), order.get(r["from_id"], 0)))
+    return [
+        Step(chunk_id, row["from_id"], "MENTIONS", hop, None, row["entity_id"], row["entity"])
+        for row in rows
+        for chunk_id in row["ids"]
+    ]
 
 
 def _title_steps(frontier: list[str], collections: list[int], hop: int) -> list[Step]:

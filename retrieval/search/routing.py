@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from retrieval.query_understanding import QueryReader
+
 log = logging.getLogger(__name__)
 
 HARD_ROUTES = ("section_based_scoped", "section_based_cross_document")
@@ -24,10 +26,10 @@ class Routing:
         return [p.name for p in self.analysis.persons] if self.analysis is not None else []
 
 
-def analyze(query: str, *, collection_ids: Sequence[int], section_query: str | None) -> Routing:
-    from retrieval.query_understanding import analyze_query
-
-    analysis = analyze_query(query, collection_ids=collection_ids)
+def analyze(
+    query: str, *, collection_ids: Sequence[int], section_query: str | None, read: QueryReader
+) -> Routing:
+    analysis = read(query, collection_ids)
     if section_query and section_query.strip():
         # An explicit section query asks for that part of the documents, whatever the words.
         scoped = bool(analysis.document_ids)

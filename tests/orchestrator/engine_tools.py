@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from chat.orchestrator.context import RunContext
-from chat.orchestrator.tools.base import ToolError, ToolUnavailable, register
+from chat.orchestrator.tools.registry import ToolError, ToolUnavailable, register
 
 CALLS: list[tuple[str, dict[str, Any]]] = []
 _lock = threading.Lock()

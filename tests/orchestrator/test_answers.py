@@ -29,9 +29,9 @@ from chat.orchestrator.answers.extractive import (
 )
 from chat.orchestrator.answers.sql import detect_chart
 from chat.orchestrator.answers.tools import run_sql_answer
-from chat.orchestrator.tools.base import call_tool
 from chat.orchestrator.tools.documents import GRAPH_DOWN, search_documents
 from chat.orchestrator.tools.graph import entity_relations, graph_question
+from chat.orchestrator.tools.runner import call_tool
 from chat.orchestrator.tools.sql import run as ask_sql
 from retrieval.models import QueryTrace
 

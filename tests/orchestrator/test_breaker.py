@@ -14,7 +14,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from chat.orchestrator.breaker import CircuitBreaker, _client
 from chat.orchestrator.context import RunContext
-from chat.orchestrator.tools.base import call_tool
+from chat.orchestrator.tools.runner import call_tool
 
 from . import engine_tools
 from .conftest import ROOT_DIR

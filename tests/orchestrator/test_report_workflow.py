@@ -172,7 +172,7 @@ async def test_a_section_that_is_never_accepted_stops_after_three_passes_and_say
 async def test_a_revision_adds_what_the_reviewer_found_missing(
     report_corpus: ReportCorpus, report_without_llm: None
 ) -> None:
-    from chat.orchestrator.tools.base import call_tool
+    from chat.orchestrator.tools.runner import call_tool
 
     events = EventLog()
     ctx = ctx_for(report_corpus, events)
@@ -245,7 +245,7 @@ async def test_with_an_llm_the_model_writes_and_reviews_each_section(
 async def test_with_an_llm_a_draft_citing_no_real_source_is_never_accepted(
     report_corpus: ReportCorpus, report_llm: FakeOpenAI
 ) -> None:
-    from chat.orchestrator.tools.base import call_tool
+    from chat.orchestrator.tools.runner import call_tool
 
     ctx = ctx_for(report_corpus, EventLog())
     search = (await call_tool("document_search", {"query": QUESTION}, ctx)).output
@@ -266,7 +266,7 @@ def test_reporters_are_configurable() -> None:
         "risks", "Risks", 2, "by_source"
     )  # fmt: skip
     assert angle_of("next_steps").title == "Next steps"
-    from chat.orchestrator.tools.base import ToolError
+    from chat.orchestrator.tools.registry import ToolError
 
     for bad in (
         None,

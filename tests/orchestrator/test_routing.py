@@ -290,4 +290,4 @@ def test_the_warm_up_builds_the_example_index_before_any_question() -> None:
 
     routing.clear_caches()
     warm_up()
-    assert routing._example_index is not None and routing._example_index.questions
+    assert routing.examples._example_index is not None and routing.examples._example_index.questions

@@ -5,13 +5,13 @@ from decimal import Decimal
 import pytest
 
 from chat.orchestrator.context import RunContext
-from chat.orchestrator.tools.base import call_tool
 from chat.orchestrator.tools.calculator import (
     CalculatorError,
     evaluate,
     expression_in,
     format_number,
 )
+from chat.orchestrator.tools.runner import call_tool
 
 from .tool_fixtures import context
 

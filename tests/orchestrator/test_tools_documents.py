@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from chat.orchestrator.tools.base import call_tool
 from chat.orchestrator.tools.documents import GRAPH_DOWN, document_url
+from chat.orchestrator.tools.runner import call_tool
 from retrieval.models import QueryTrace
 
 from .tool_fixtures import (  # noqa: F401 - fixtures

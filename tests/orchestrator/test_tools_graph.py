@@ -6,13 +6,13 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from chat.orchestrator.tools.base import ToolError
 from chat.orchestrator.tools.graph import (
     GRAPH_UNAVAILABLE,
     entity_relations,
     graph_question,
     schema_summary,
 )
+from chat.orchestrator.tools.registry import ToolError
 
 from .tool_fixtures import (  # noqa: F401 - fixtures
     ToolCorpus,
@@ -131,3 +131,20 @@ def test_a_graph_that_is_down_is_a_clear_error(tool_corpus: ToolCorpus, graph_do
         with pytest.raises(ToolError) as error:
             run(inputs, ctx)
         assert str(error.value) == GRAPH_UNAVAILABLE
+
+
+def test_the_route_reuses_the_routers_reading_of_the_question(
+    tool_corpus: ToolCorpus, no_llm: None
+) -> None:
+    from chat.orchestrator.tools.chat_steps import run_route
+
+    question = "Who did Alexis work with at TechCorp?"
+    ctx, _ = context(tool_corpus.reader, question)
+    decision = run_route({}, ctx)
+    assert decision["route"] == "graph"
+    assert ctx.analysis.reads == 1  # "Alexis" asked query understanding who is meant
+    relations = entity_relations({}, ctx)
+    facts = graph_question({}, ctx)
+    assert relations["found"] and relations["source"]["name"] == "Alexis Torres"
+    assert "Alexis Torres" in {e["name"] for e in facts["entities"]}
+    assert ctx.analysis.reads == 1  # both graph tools read it through the router's reading

@@ -10,7 +10,7 @@ import pytest
 from pytest_django.fixtures import Settings
 
 from chat.orchestrator.context import Turn
-from chat.orchestrator.tools.base import ToolError
+from chat.orchestrator.tools.registry import ToolError
 from chat.orchestrator.tools.sql import WAREHOUSE_DOWN, run, sql_history
 from sqlagent.answer import Turn as SqlTurn
 from sqlagent.models import DataScope
@@ -106,3 +106,21 @@ def test_history_passes_earlier_database_questions_and_their_sql() -> None:
         SqlTurn("How many work orders were completed in 2025?", "SELECT 1"),
         SqlTurn("How many unicorns?", None),
     ]
+
+
+def test_the_agent_reuses_the_routers_reading_of_the_question(person: Any) -> None:
+    from chat.orchestrator import routing
+    from chat.orchestrator.tools.chat_steps import run_route
+
+    routing.clear_caches()  # the router reads this test's warehouse registry
+    ctx, _ = context(person, "How many work orders were completed in 2025?")
+    assert run_route({}, ctx)["route"] == "sql"
+    assert ctx.analysis.sql is not None
+    answer = run({}, ctx)["answer"]
+    terms = [s for s in answer["trace"] if s["step"] == "terms" and s["status"] == "end"]
+    assert terms[0]["detail"]["read_before"] is True
+    assert [str(v) for v in answer["rows"][0]] == [str(gold(COMPLETED_2025)[0][0])]
+    # Another question than the one routed is read afresh.
+    other = run({"question": "How many work orders were completed in 2024?"}, ctx)["answer"]
+    terms = [s for s in other["trace"] if s["step"] == "terms" and s["status"] == "end"]
+    assert "read_before" not in terms[0]["detail"]

@@ -15,8 +15,8 @@ from channels.layers import DEFAULT_CHANNEL_LAYER, BaseChannelLayer, channel_lay
 from django.contrib.auth.models import AnonymousUser
 from pytest_django.fixtures import Settings
 
-from chat.orchestrator.tools.base import ToolError
 from chat.orchestrator.tools.documents import search_documents
+from chat.orchestrator.tools.registry import ToolError
 from chat.orchestrator.tools.upload import upload_attachments, upload_collection_name
 from ingestion.documents import delete_document
 from ingestion.models import Collection, Document, IngestionJob

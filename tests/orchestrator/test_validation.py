@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from chat.orchestrator.tools.base import call_tool
 from chat.orchestrator.tools.documents import search_documents
 from chat.orchestrator.tools.graph import entity_relations
+from chat.orchestrator.tools.runner import call_tool
 from chat.orchestrator.validation import check_deterministic, parse_verdict, validate
 
 from .tool_fixtures import (  # noqa: F401 - fixtures

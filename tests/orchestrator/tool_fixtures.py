@@ -204,7 +204,8 @@ def fixture_llm_down(settings: Settings) -> Iterator[None]:
 def fixture_tool_breakers() -> Iterator[None]:
     """Every tool's breaker closed before and after: a test of bad input fails on purpose,
     and failures count towards opening a breaker."""
-    from chat.orchestrator.tools.base import REGISTRY, get_tool
+    from chat.orchestrator.tools.registry import REGISTRY
+    from chat.orchestrator.tools.runner import get_tool
 
     get_tool("document_search")  # registers the shipped tools
     for name in list(REGISTRY):

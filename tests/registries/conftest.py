@@ -67,7 +67,7 @@ def spider_without_keys_url() -> str:
 
 
 def _warehouse(url: str) -> str:
-    from sqlagent.warehouse.loader import load_warehouse
+    from warehouse.loader import load_warehouse
 
     load_warehouse(
         url,

@@ -8,7 +8,8 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from core.providers import llm
 from retrieval.cypher_guard import GraphSchema, UnsafeCypher, check_read_only, with_limit
-from retrieval.knowledge_graph import answer_graph_question, ground_entities, live_schema
+from retrieval.entity_grounding import ground_entities
+from retrieval.knowledge_graph import answer_graph_question, live_schema
 
 from ..ingestion.fake_openai import FakeOpenAI
 from .graph_fixtures import GraphCorpus, graph_corpus_fixture  # noqa: F401 - the fixture

@@ -15,13 +15,13 @@ import pymysql
 import pytest
 from pytest_django.fixtures import Settings
 
+from core.databases.urls import WarehouseUrl
 from registries.demo_registry import DEMO_DIR, DEMO_FILES
 from registries.files import import_files
 from registries.introspection import IntrospectedSchema, read_schema
 from registries.models import DataSource, Provenance
 from registries.sync import store
-from sqlagent.warehouse.loader import load_warehouse
-from sqlagent.warehouse.urls import WarehouseUrl
+from warehouse.loader import load_warehouse
 
 PREFIX = re.sub(r"\W", "_", os.environ.get("TEST_DATABASE_NAME") or "test_sqlagent")[:40]
 WAREHOUSE_URL = f"mysql://root@127.0.0.1:3306/{PREFIX}_agent_warehouse"

@@ -4,8 +4,8 @@ tests of the planning steps that need no registry rows (join paths, rewrite, val
 import pytest
 
 from registries.semantic_layer import Column, Relationship, SemanticLayer, Table
-from sqlagent.warehouse.schema import TABLES, Kind
-from sqlagent.warehouse.security import secure_view_map
+from warehouse.schema import TABLES, Kind
+from warehouse.security import secure_view_map
 
 TYPES = {
     Kind.INT: "integer",

@@ -3,10 +3,10 @@
 import pytest
 from pytest_django.fixtures import Settings
 
+from core.databases.scope import Scope
 from registries.models import DataSource
 from sqlagent.agent import ask
 from sqlagent.answer import StepEvent
-from sqlagent.warehouse.engines import Scope
 
 from .agent_fixtures import agent_warehouse_schema, agent_warehouse_url, gold, no_llm, warehouse
 

@@ -4,10 +4,10 @@ import pytest
 from django.contrib.auth.models import Group, User
 from pytest_django.fixtures import Settings
 
+from core.databases.scope import Scope
 from sqlagent.agent import ask
 from sqlagent.data_scope import NOTHING, scope_for
 from sqlagent.models import DataScope
-from sqlagent.warehouse.engines import Scope
 
 from .agent_fixtures import agent_warehouse_schema, agent_warehouse_url, gold, no_llm, warehouse
 

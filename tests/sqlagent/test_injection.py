@@ -5,12 +5,12 @@ also given the same hostile SQL directly, in both dialects."""
 import pytest
 from pytest_django.fixtures import Settings
 
+from core.databases.scope import Scope
 from core.providers import llm
 from registries.semantic_layer_loader import load_semantic_layer
 from sqlagent.agent import ask
 from sqlagent.schema_view import executable_schema
 from sqlagent.validation import SQLValidationError, parse_single_read, validate_sql
-from sqlagent.warehouse.engines import Scope
 
 from .warehouse_sources import (
     Warehouse,

@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings as django_settings
 from pytest_django.fixtures import Settings
 
+from core.databases.scope import Scope
 from core.providers import llm
 from registries.semantic_layer_loader import load_semantic_layer
 from sqlagent.agent import ask
@@ -21,8 +22,7 @@ from sqlagent.sql_generation import (
     tables_in_context,
 )
 from sqlagent.validation import SQLValidationError
-from sqlagent.warehouse.engines import Scope
-from sqlagent.warehouse.testing import agent_connection
+from warehouse.testing import agent_connection
 
 from .fake_llm import FakeLLM
 from .warehouse_sources import (

@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pytest
 
+from core.databases.scope import Scope
 from sqlagent.agent import ask
-from sqlagent.warehouse.engines import Scope
 
 from .agent_fixtures import agent_warehouse_schema, agent_warehouse_url, gold, no_llm, warehouse
 

@@ -1,6 +1,6 @@
 """The demo warehouse as data sources the agent asks, on MariaDB and on PostgreSQL.
 
-Both test warehouses (sqlagent.warehouse.testing) are loaded once and kept between runs;
+Both test warehouses (warehouse.testing) are loaded once and kept between runs;
 each one's schema is read once per session. A module gets a data source per engine with
 the demo registry stored over that schema, and each test the settings of the test agent
 login, so `sqlagent.agent.ask` runs end to end on the real database.
@@ -14,20 +14,20 @@ import pytest
 from django.db import transaction
 from pytest_django.fixtures import Settings
 
+from core.databases.urls import EngineName, WarehouseUrl
 from registries import semantic_layer_loader
 from registries.demo_registry import DEMO_DIR, DEMO_FILES
 from registries.files import import_files
 from registries.introspection import IntrospectedSchema, read_schema
 from registries.models import DataSource, Provenance
 from registries.sync import store
-from sqlagent.warehouse.engines import Connection, engine_for
-from sqlagent.warehouse.testing import (
+from warehouse.engines import Connection, engine_for
+from warehouse.testing import (
     TEST_AES_KEY,
     TEST_AGENT_PASSWORD,
     TEST_AGENT_USER,
     ensure_test_warehouses,
 )
-from sqlagent.warehouse.urls import EngineName, WarehouseUrl
 
 SOURCE_NAMES: dict[EngineName, str] = {"mysql": "warehouse", "postgres": "warehouse_pg"}
 

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from sqlagent.warehouse.data import Dataset, generate
-from sqlagent.warehouse.engines import Connection, engine_for
-from sqlagent.warehouse.testing import ENGINES, agent_connection, ensure_test_warehouses
-from sqlagent.warehouse.urls import EngineName, WarehouseUrl
+from core.databases.urls import EngineName, WarehouseUrl
+from warehouse.data import Dataset, generate
+from warehouse.engines import Connection, engine_for
+from warehouse.testing import ENGINES, agent_connection, ensure_test_warehouses
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,7 @@
 """Small helpers shared by the warehouse tests."""
 
-from sqlagent.warehouse.engines import Connection
-from sqlagent.warehouse.urls import EngineName
+from core.databases.urls import EngineName
+from warehouse.engines import Connection
 
 
 def fetch(conn: Connection, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:

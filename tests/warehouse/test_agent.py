@@ -4,16 +4,16 @@ import psycopg
 import pymysql
 import pytest
 
-from sqlagent.warehouse.connect import connect_agent
-from sqlagent.warehouse.engines import Connection
-from sqlagent.warehouse.security import agent_readable
-from sqlagent.warehouse.testing import (
+from core.databases.connect import connect_agent
+from core.databases.urls import EngineName
+from warehouse.engines import Connection
+from warehouse.security import agent_readable
+from warehouse.testing import (
     TEST_AES_KEY,
     TEST_AGENT_PASSWORD,
     TEST_AGENT_USER,
     agent_connection,
 )
-from sqlagent.warehouse.urls import EngineName
 
 from .helpers import fetch, quoted
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from sqlagent.warehouse.engines.mysql import _loopback
+from core.databases.mysql import _loopback
 
 
 @pytest.mark.parametrize(

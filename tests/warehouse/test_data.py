@@ -4,8 +4,8 @@ from collections import Counter
 from datetime import date, datetime
 from typing import Any
 
-from sqlagent.warehouse.data import AS_OF, END, START, Dataset, generate
-from sqlagent.warehouse.schema import TABLE_BY_NAME, TABLES
+from warehouse.data import AS_OF, END, START, Dataset, generate
+from warehouse.schema import TABLE_BY_NAME, TABLES
 
 
 def column(dataset: Dataset, table: str, name: str) -> list[Any]:

@@ -5,13 +5,13 @@ from contextlib import closing
 
 import pytest
 
-from sqlagent.warehouse.data import Dataset
-from sqlagent.warehouse.engines import Connection, engine_for
-from sqlagent.warehouse.loader import WarehouseError, load_warehouse, table_counts
-from sqlagent.warehouse.schema import TABLES
-from sqlagent.warehouse.security import SECURE_VIEWS
-from sqlagent.warehouse.testing import TEST_AES_KEY, TEST_AGENT_PASSWORD, TEST_AGENT_USER
-from sqlagent.warehouse.urls import EngineName, WarehouseUrl
+from core.databases.urls import EngineName, WarehouseUrl
+from warehouse.data import Dataset
+from warehouse.engines import Connection, engine_for
+from warehouse.loader import WarehouseError, load_warehouse, table_counts
+from warehouse.schema import TABLES
+from warehouse.security import SECURE_VIEWS
+from warehouse.testing import TEST_AES_KEY, TEST_AGENT_PASSWORD, TEST_AGENT_USER
 
 from .helpers import fetch, quoted
 

@@ -4,9 +4,9 @@ from collections import Counter
 
 import pytest
 
-from sqlagent.warehouse.engines import Connection
-from sqlagent.warehouse.questions import Question, load_questions, run_sql, same_result
-from sqlagent.warehouse.urls import EngineName
+from core.databases.urls import EngineName
+from warehouse.engines import Connection
+from warehouse.questions import Question, load_questions, run_sql, same_result
 
 QUESTIONS = load_questions()
 

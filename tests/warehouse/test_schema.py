@@ -2,8 +2,8 @@
 
 import re
 
-from sqlagent.warehouse.schema import TABLE_BY_NAME, TABLES, Role
-from sqlagent.warehouse.security import ANCHORS, SECURE_VIEWS, agent_readable, secure_view_map
+from warehouse.schema import TABLE_BY_NAME, TABLES, Role
+from warehouse.security import ANCHORS, SECURE_VIEWS, agent_readable, secure_view_map
 
 CAMEL_CASE = re.compile(r"^[a-z][a-zA-Z0-9]*$")
 

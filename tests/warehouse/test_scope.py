@@ -3,10 +3,11 @@
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from sqlagent.warehouse.connect import connect_agent
-from sqlagent.warehouse.engines import Connection, Scope
-from sqlagent.warehouse.testing import TEST_AES_KEY, TEST_AGENT_PASSWORD, TEST_AGENT_USER
-from sqlagent.warehouse.urls import EngineName
+from core.databases.base import Connection
+from core.databases.connect import connect_agent
+from core.databases.scope import Scope
+from core.databases.urls import EngineName
+from warehouse.testing import TEST_AES_KEY, TEST_AGENT_PASSWORD, TEST_AGENT_USER
 
 from .helpers import fetch, quoted
 

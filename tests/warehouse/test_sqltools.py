@@ -1,7 +1,7 @@
 """Rewriting logical queries to secure views and transpiling them, without a database."""
 
-from sqlagent.warehouse.questions import Question, normalize, same_result
-from sqlagent.warehouse.sqltools import for_agent, to_secure_views, transpile
+from warehouse.questions import Question, normalize, same_result
+from warehouse.sqltools import for_agent, to_secure_views, transpile
 
 
 def test_tables_with_views_are_read_through_them_under_their_own_name() -> None:

@@ -2,7 +2,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from chat.orchestrator.routing_evaluation import (
@@ -11,6 +10,7 @@ from chat.orchestrator.routing_evaluation import (
     format_report,
     load_questions,
 )
+from core.users import evaluation_user
 
 
 class Command(BaseCommand):
@@ -32,18 +32,8 @@ class Command(BaseCommand):
             questions = load_questions(options["file"])
         except (OSError, QuestionFileError) as error:
             raise CommandError(str(error)) from error
-        report = evaluate(questions, user=self._user(options["user"]))
+        report = evaluate(questions, user=evaluation_user(options["user"], name="eval_routing"))
         self.stdout.write(format_report(report))
         if options["report"]:
             options["report"].write_text(json.dumps(report.to_dict(), indent=2, default=str))
             self.stdout.write(f"\nreport written to {options['report']}")
-
-    def _user(self, username: str | None) -> Any:
-        model = get_user_model()
-        if username:
-            user = model.objects.filter(username=username).first()
-            if user is None:
-                raise CommandError(f"no such user: {username}")
-            return user
-        # An unsaved superuser reads every collection.
-        return model(username="eval_routing", is_superuser=True, is_active=True)

@@ -31,8 +31,8 @@ from typing import Any
 from core.providers.embeddings import embed_texts
 from core.providers.query_embeddings import embed_query
 from ingestion.models import SentenceVector
-from ingestion.sentences import WORD, embedding_input, heading_line, split_sentences
-from retrieval.search.query_terms import query_keywords
+from ingestion.services import WORD, embedding_input, heading_line, split_sentences
+from retrieval.services import query_keywords
 
 VECTOR_WEIGHT = 0.45
 KEYWORD_WEIGHT = 0.30

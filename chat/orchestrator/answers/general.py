@@ -29,8 +29,8 @@ from core.providers import llm
 from core.providers.llm import ChatCompletionMessageParam
 from ingestion.models import Collection
 from registries.models import DataSource
-from registries.semantic_layer_loader import load_semantic_layer
-from sqlagent.vocabulary import phrase
+from registries.services import load_semantic_layer
+from sqlagent.services import phrase
 
 logger = logging.getLogger(__name__)
 

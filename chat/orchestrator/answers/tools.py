@@ -29,7 +29,7 @@ from chat.orchestrator.answers.general import (
 from chat.orchestrator.answers.graph import write_graph_answer
 from chat.orchestrator.answers.sql import write_sql_answer
 from chat.orchestrator.context import RunContext
-from chat.orchestrator.tools.base import ToolError, register
+from chat.orchestrator.tools.registry import ToolError, register
 
 
 def _question(inputs: dict[str, Any], ctx: RunContext) -> str:

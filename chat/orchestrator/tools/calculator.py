@@ -32,7 +32,8 @@ from decimal import (
 from typing import Any
 
 from chat.orchestrator.context import RunContext
-from chat.orchestrator.tools.base import ToolError, register
+from chat.orchestrator.token_cursor import TokenCursor
+from chat.orchestrator.tools.registry import ToolError, register
 
 MAX_CHARS = 300
 MAX_TOKENS = 150
@@ -109,22 +110,9 @@ FUNCTIONS: dict[str, tuple[Callable[..., Decimal], int, int]] = {
 _AFTER_SHARE = frozenset({")", ",", "+", "-", "*", "/", "//", "**"})
 
 
-class Parser:
+class Parser(TokenCursor[Token]):
     def __init__(self, text: str) -> None:
-        self.tokens = tokenize(text)
-        self.index = 0
-        self.depth = 0
-
-    @property
-    def current(self) -> Token:
-        return self.tokens[self.index]
-
-    def _take(self, kind: str, text: str | None = None) -> Token | None:
-        token = self.current
-        if token.kind == kind and (text is None or token.text == text):
-            self.index += 1
-            return token
-        return None
+        super().__init__(tokenize(text))
 
     def _expect(self, text: str) -> None:
         if self._take("op", text) is None:

@@ -15,14 +15,15 @@ from chat.orchestrator import planning
 from chat.orchestrator.answers.common import answer, send_text
 from chat.orchestrator.context import RunContext
 from chat.orchestrator.routing import route_question
-from chat.orchestrator.tools.base import ToolError, register
+from chat.orchestrator.tools.registry import ToolError, register
 
 
 @register("route_question", "Decides the route of the question.", uses_breaker=False)
 def run_route(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
     decision = route_question(
-        ctx.question, ctx.history, attachments=ctx.attachments, user=ctx.user
-    ).to_dict()
+        ctx.question, ctx.history, attachments=ctx.attachments, user=ctx.user,
+        analysis=ctx.analysis,
+    ).to_dict()  # fmt: skip
     follow_up = decision.get("follow_up") or {}
     decision["question"] = follow_up.get("question") or ctx.question
     if decision["route"] != Route.UPLOAD and planning.arithmetic(decision["question"]):

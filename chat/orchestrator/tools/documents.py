@@ -20,11 +20,14 @@ from neo4j.exceptions import DriverError, Neo4jError
 
 from chat.orchestrator.breaker import CircuitBreaker
 from chat.orchestrator.context import RunContext
-from chat.orchestrator.tools.base import ToolError, register, whole_number
+from chat.orchestrator.tools.registry import ToolError, register, whole_number
 from ingestion.models import Chunk, Collection
-from retrieval.query_understanding import analyze_query
-from retrieval.search import SearchError, SearchOutcome, graphrag_search
-from retrieval.search.scope import resolve_scope
+from retrieval.services import (
+    SearchError,
+    SearchOutcome,
+    graphrag_search,
+    resolve_scope,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -138,19 +141,19 @@ def sources_from_chunks(
     ]
 
 
-def person_documents(person: str, *, user: Any, collection: str | int | None) -> list[str]:
+def person_documents(person: str, *, ctx: RunContext, collection: str | int | None) -> list[str]:
     """The readable documents about a person named in words ("Sarah", "Sarah Chen")."""
-    scope = resolve_scope(user, collection=collection)
+    scope = resolve_scope(ctx.user, collection=collection)
     if scope.empty:
         return []
-    analysis = analyze_query(person, collection_ids=scope.collection_ids)
-    return list(analysis.document_ids)
+    return list(ctx.analysis.query(person, scope.collection_ids).document_ids)
 
 
 def _search(query: str, ctx: RunContext, *, use_graph: bool, **options: Any) -> SearchOutcome:
+    read = ctx.analysis.query  # the router's reading of the question, when it is this one
     if not use_graph:
-        return graphrag_search(query, user=ctx.user, max_hops=0, **options)
-    return graphrag_search(query, user=ctx.user, **options)
+        return graphrag_search(query, user=ctx.user, max_hops=0, read=read, **options)
+    return graphrag_search(query, user=ctx.user, read=read, **options)
 
 
 def _found_nothing(query: str, person: str, notice: str) -> dict[str, Any]:
@@ -180,7 +183,7 @@ def search_documents(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
     }
     try:
         if person:
-            documents = person_documents(person, user=ctx.user, collection=collection)
+            documents = person_documents(person, ctx=ctx, collection=collection)
             if not documents:
                 # Nothing to search, which is an answer, not a failure of the tool.
                 return _found_nothing(query, person, f"No document you can read is about {person}.")

@@ -19,24 +19,21 @@
 """
 
 import re
-from collections.abc import Sequence
 from typing import Any
 
 from chat.orchestrator.context import RunContext
-from chat.orchestrator.tools.base import ToolError, ToolUnavailable, register, whole_number
 from chat.orchestrator.tools.documents import GRAPH_ERRORS
-from core.providers import graph
-from retrieval import cypher
-from retrieval.entity_retrieval import (
+from chat.orchestrator.tools.registry import ToolError, ToolUnavailable, register, whole_number
+from retrieval.services import (
     EntityQueryError,
+    SearchError,
+    answer_graph_question,
     answer_relationship_question,
-    readable_document_ids,
+    graph_summary,
     relationship_types_in,
+    resolve_scope,
     retrieve_by_relationship,
 )
-from retrieval.knowledge_graph import answer_graph_question
-from retrieval.search import SearchError
-from retrieval.search.scope import resolve_scope
 
 _ASKS_FOR_PEOPLE = re.compile(r"\s*(who|whom|which (people|person|colleagues))\b", re.IGNORECASE)
 GRAPH_UNAVAILABLE = "The knowledge graph cannot be reached right now; try again in a moment."
@@ -60,6 +57,11 @@ def _names(value: Any, key: str) -> list[str]:
     raise ToolError(f"{key}: a name or a list of names")
 
 
+@register(
+    "entity_query",
+    "Entities related to a named entity in the knowledge graph (who worked with whom, "
+    "where, on what); inputs: entity or question, relationship_types, context, max_hops.",
+)
 def entity_relations(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
     collections = readable_collections(ctx, inputs)
     entity = str(inputs.get("entity") or "").strip()
@@ -87,7 +89,11 @@ def entity_relations(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
             )
         elif question:
             found = answer_relationship_question(
-                question, collection_ids=collections, max_hops=max_hops, max_chunks=max_chunks
+                question,
+                collection_ids=collections,
+                max_hops=max_hops,
+                max_chunks=max_chunks,
+                read=ctx.analysis.query,
             )
             if found is None:
                 return empty
@@ -101,70 +107,22 @@ def entity_relations(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
     return {"found": True, **result.as_dict()}
 
 
+@register(
+    "knowledge_graph",
+    "Answers a question from the entity graph: facts, paths and neighbours of the entities "
+    "it names, with the chunks that state them; inputs: question, collection.",
+)
 def graph_question(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
     question = str(inputs.get("question") or ctx.question or "").strip()
     if not question:
         raise ToolError("There is no question to ask the knowledge graph.")
     collections = readable_collections(ctx, inputs)
     try:
-        return answer_graph_question(question, collection_ids=collections).as_dict()
+        return answer_graph_question(
+            question, collection_ids=collections, read=ctx.analysis.query
+        ).as_dict()
     except GRAPH_ERRORS as error:
         raise ToolUnavailable(GRAPH_UNAVAILABLE) from error
-
-
-def _counts(rows: Sequence[dict[str, Any]], key: str) -> dict[str, int]:
-    counts = {str(r[key]): int(r["count"]) for r in rows if r.get(key) and r.get("count")}
-    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
-
-
-def schema_summary(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
-    collections = list(readable_collections(ctx, inputs))
-    documents = readable_document_ids(collections)
-    try:
-        structure = graph.run_read(cypher.SCHEMA_STRUCTURE_COUNTS, collections=collections)
-        sections = graph.run_read(cypher.SCHEMA_SECTION_COUNT, documents=documents)
-        entity_types = graph.run_read(cypher.SCHEMA_ENTITY_TYPES, collections=collections)
-        relations = graph.run_read(cypher.SCHEMA_RELATION_TYPES, documents=documents)
-        links = graph.run_read(cypher.SCHEMA_CHUNK_LINKS, collections=collections)
-        mentions = graph.run_read(cypher.SCHEMA_MENTION_COUNT, collections=collections)
-    except GRAPH_ERRORS as error:
-        raise ToolUnavailable(GRAPH_UNAVAILABLE) from error
-    by_type = _counts(entity_types, "label")
-    first = structure[0] if structure else {}
-    nodes = {
-        "Document": int(first.get("documents") or 0),
-        "Chunk": int(first.get("chunks") or 0),
-        "Section": int(sections[0]["sections"]) if sections else 0,
-        "Entity": sum(by_type.values()),
-    }
-    relationships = {
-        **_counts(relations, "type"),
-        **_counts(links, "type"),
-        "MENTIONS": int(mentions[0]["count"]) if mentions else 0,
-    }
-    return {
-        "nodes": nodes,
-        "entity_types": by_type,
-        "relationships": {k: v for k, v in relationships.items() if v},
-    }
-
-
-@register(
-    "entity_query",
-    "Entities related to a named entity in the knowledge graph (who worked with whom, "
-    "where, on what); inputs: entity or question, relationship_types, context, max_hops.",
-)
-def run_entity_query(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
-    return entity_relations(inputs, ctx)
-
-
-@register(
-    "knowledge_graph",
-    "Answers a question from the entity graph: facts, paths and neighbours of the entities "
-    "it names, with the chunks that state them; inputs: question, collection.",
-)
-def run_knowledge_graph(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
-    return graph_question(inputs, ctx)
 
 
 @register(
@@ -172,5 +130,9 @@ def run_knowledge_graph(inputs: dict[str, Any], ctx: RunContext) -> dict[str, An
     "The node labels, entity types and relationship types of the readable graph, with "
     "counts; inputs: collection.",
 )
-def run_graph_schema(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
-    return schema_summary(inputs, ctx)
+def schema_summary(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
+    collections = readable_collections(ctx, inputs)
+    try:
+        return graph_summary(collections)
+    except GRAPH_ERRORS as error:
+        raise ToolUnavailable(GRAPH_UNAVAILABLE) from error

@@ -28,10 +28,10 @@ from chat.models import Route
 from chat.orchestrator.answers import extractive
 from chat.orchestrator.answers.common import answer, send_text
 from chat.orchestrator.context import RunContext
-from chat.orchestrator.tools.base import ToolError, register
+from chat.orchestrator.tools.registry import ToolError, register
 from core.providers import llm
 from core.providers.llm import ChatCompletionMessageParam
-from retrieval.search.query_terms import query_keywords
+from retrieval.services import query_keywords
 
 logger = logging.getLogger(__name__)
 

@@ -17,11 +17,10 @@ from typing import Any
 from django.conf import settings
 
 from chat.orchestrator.context import RunContext, Turn
-from chat.orchestrator.tools.base import ToolError, ToolUnavailable, register
+from chat.orchestrator.tools.registry import ToolError, ToolUnavailable, register
 from registries.models import DataSource
-from sqlagent.agent import ask
-from sqlagent.answer import Turn as SqlTurn
-from sqlagent.execution import WarehouseUnavailable
+from sqlagent.services import Turn as SqlTurn
+from sqlagent.services import WarehouseUnavailable, ask
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +65,13 @@ def run(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         raise ToolError("There is no question to ask the business database.")
     source = _data_source(inputs, ctx.user)
     try:
-        answer = ask(question, user=ctx.user, source=source, history=sql_history(ctx.history))
+        answer = ask(
+            question,
+            user=ctx.user,
+            source=source,
+            history=sql_history(ctx.history),
+            reading=ctx.analysis.sql,  # the router's reading, reused when it is this question
+        )
     except WarehouseUnavailable as error:
         logger.warning("the warehouse is unreachable: %s", error)
         raise ToolUnavailable(WAREHOUSE_DOWN) from error

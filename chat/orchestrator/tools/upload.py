@@ -14,9 +14,9 @@ from typing import Any
 from django.db import transaction
 
 from chat.orchestrator.context import RunContext
-from chat.orchestrator.tools.base import ToolError, register
-from ingestion.jobs import Source, create_job, enqueue
+from chat.orchestrator.tools.registry import ToolError, register
 from ingestion.models import Collection, ItemStatus
+from ingestion.services import Source, create_job, enqueue
 
 UPLOAD_DIRECTORY = "uploads"
 

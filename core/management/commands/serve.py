@@ -15,7 +15,9 @@ import time
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.module_loading import import_string
 
 APPLICATION = "config.asgi:application"
 STOP_SECONDS = 15
@@ -47,8 +49,6 @@ def serve_one(host: str, port: int, access_log: bool) -> None:
     """One server process (the target of each child)."""
     import uvicorn
 
-    from chat.warmup import warm_up_in_background
-
     config = uvicorn.Config(
         APPLICATION,
         lifespan="off",  # Django has no lifespan events
@@ -58,7 +58,8 @@ def serve_one(host: str, port: int, access_log: bool) -> None:
     _stop_with_parent()
     server = uvicorn.Server(config)
     config.load()  # imports the app, which sets Django up
-    warm_up_in_background()
+    if settings.SERVER_WARMUP:
+        import_string(settings.SERVER_WARMUP)()
     server.run(sockets=[_listening_socket(host, port)])
 
 

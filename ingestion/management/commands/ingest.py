@@ -3,6 +3,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from celery import current_app
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -12,11 +13,9 @@ from ingestion.models import Collection, IngestionJob, ItemStatus, JobItem
 
 def worker_listening() -> bool:
     """Whether some worker consumes the queue our tasks go to."""
-    from config.celery import app
-
-    queue = app.conf.task_default_queue
+    queue = current_app.conf.task_default_queue
     try:
-        replies = app.control.inspect(timeout=1.5).active_queues() or {}
+        replies = current_app.control.inspect(timeout=1.5).active_queues() or {}
     except Exception:
         return False
     return any(q.get("name") == queue for queues in replies.values() for q in queues)

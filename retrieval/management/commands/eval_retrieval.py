@@ -2,9 +2,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from core.users import evaluation_user
 from ingestion.models import Collection
 from retrieval.evaluation.runner import (
     CONFIGS,
@@ -49,7 +49,7 @@ class Command(BaseCommand):
         collection = options["collection"]
         if collection and not Collection.objects.filter(name=collection).exists():
             raise CommandError(f"no collection named {collection!r}; ingest it first")
-        user = self._user(options["user"])
+        user = evaluation_user(options["user"], name="eval_retrieval")
         configs = list(options["configs"])
         if "hybrid+graph+routing" in configs and not routing_available():
             self.stderr.write("section routing is not installed: hybrid+graph+routing left out")
@@ -92,13 +92,3 @@ class Command(BaseCommand):
             }
             options["json"].write_text(json.dumps(payload, indent=2, ensure_ascii=False))
             self.stdout.write(f"written: {options['json']}")
-
-    def _user(self, username: str | None) -> Any:
-        model = get_user_model()
-        if username:
-            user = model.objects.filter(username=username).first()
-            if user is None:
-                raise CommandError(f"no such user: {username}")
-            return user
-        # An unsaved superuser reads every collection; --collection narrows it.
-        return model(username="eval_retrieval", is_superuser=True, is_active=True)

@@ -5,9 +5,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ingestion.jobs import Source, create_job, run_in_process
 from ingestion.models import Collection
-from ingestion.similarity import link_similar_chunks
+from ingestion.services import Source, create_job, link_similar_chunks, run_in_process
 from retrieval.evaluation.docqa import DATASETS, DatasetError, passages, questions
 
 

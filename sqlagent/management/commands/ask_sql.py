@@ -5,9 +5,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from core.databases.scope import Scope
 from sqlagent.agent import ask
 from sqlagent.answer import SqlAnswer, StepEvent
-from sqlagent.warehouse.engines import Scope
 
 SHOWN_ROWS = 20
 CELL_WIDTH = 40
@@ -84,32 +84,33 @@ class Command(BaseCommand):
         if answer.reason and answer.status != "answered":
             write(f"reason: {answer.reason}")
         if answer.sql:
-            write("\nSQL:")
-            write(f"  {answer.sql}")
-        if answer.tables:
-            write("\ntables:")
-            for table in answer.tables:
-                write(f"  {table['table']}: {table['reason']}")
-        if answer.join_path:
-            write("\njoin path:")
-            for join in answer.join_path:
-                write(f"  {join}")
+            self._section("SQL", [answer.sql])
+        self._section("tables", [f"{t['table']}: {t['reason']}" for t in answer.tables])
+        self._section("join path", [str(join) for join in answer.join_path])
         if answer.loosened:
             write(f"\nloosened: {'; '.join(answer.loosened)}")
         if answer.columns:
-            shown = answer.rows[:SHOWN_ROWS]
-            more = len(answer.rows) - len(shown)
-            write(f"\nrows ({len(answer.rows)}{'+' if answer.truncated else ''}):")
-            for line in rows_table(answer.columns, shown):
-                write(f"  {line}")
-            if more > 0:
-                write(f"  ... and {more} more")
-            if answer.truncated:
-                write("  (cut at MAX_QUERY_ROWS: the database holds more)")
-        if answer.follow_ups:
-            write("\nfollow-up questions:")
-            for follow_up in answer.follow_ups:
-                write(f"  {follow_up}")
+            self._print_rows(answer)
+        self._section("follow-up questions", list(answer.follow_ups))
         write("\ntimings (ms):")
         for step, ms in answer.timings.items():
             write(f"  {step:12} {ms:9.2f}")
+
+    def _section(self, title: str, lines: list[str]) -> None:
+        """A titled block of indented lines; nothing when there are none."""
+        if lines:
+            self.stdout.write(f"\n{title}:")
+            for line in lines:
+                self.stdout.write(f"  {line}")
+
+    def _print_rows(self, answer: SqlAnswer) -> None:
+        write = self.stdout.write
+        shown = answer.rows[:SHOWN_ROWS]
+        more = len(answer.rows) - len(shown)
+        write(f"\nrows ({len(answer.rows)}{'+' if answer.truncated else ''}):")
+        for line in rows_table(answer.columns, shown):
+            write(f"  {line}")
+        if more > 0:
+            write(f"  ... and {more} more")
+        if answer.truncated:
+            write("  (cut at MAX_QUERY_ROWS: the database holds more)")

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from registries.datasets import BUSINESS_SPIDER_DBS, datasets_dir
+from registries.services import BUSINESS_SPIDER_DBS, datasets_dir
 
 
 class Command(BaseCommand):

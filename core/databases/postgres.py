@@ -1,0 +1,38 @@
+"""PostgreSQL connections: the key and scope in custom settings (switchboard.*)."""
+
+from __future__ import annotations
+
+import psycopg
+
+from .base import Connection, Database
+from .scope import POSTGRES_KEY_SETTING, Scope
+from .urls import EngineName, WarehouseUrl
+
+
+class PostgresDatabase(Database):
+    name: EngineName = "postgres"
+
+    def connect(self, url: WarehouseUrl, *, server_only: bool = False) -> Connection:
+        return psycopg.connect(
+            host=url.host,
+            port=url.port,
+            user=url.user,
+            password=url.password or None,
+            dbname="postgres" if server_only else url.database,
+            autocommit=True,
+        )
+
+    def table_names(self, conn: Connection) -> set[str]:
+        rows = conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+        ).fetchall()
+        return {row[0] for row in rows}
+
+    def quote(self, name: str) -> str:
+        return '"' + name.replace('"', '""') + '"'
+
+    def start_session(self, conn: Connection, aes_key: str | None, scope: Scope) -> None:
+        settings = [(POSTGRES_KEY_SETTING, aes_key or "")]
+        settings += [(s.postgres_setting, ids or "") for s, ids in scope.lists().items()]
+        for name, value in settings:
+            conn.execute("SELECT set_config(%s, %s, false)", (name, value))

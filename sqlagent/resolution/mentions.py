@@ -1,0 +1,96 @@
+"""Phrases the vocabulary knows: a term, a table, a role ("the account manager of X"), a
+group of columns, or a value, flag or column of the table nearest the question's tables."""
+
+from registries.services import SemanticLayer
+from sqlagent.plan import ColumnRef, Filter
+from sqlagent.question_terms import Mention, QuestionTerms
+from sqlagent.resolution.context import far, head_table, in_context
+from sqlagent.resolution.resolved import Resolved, Said, negated_before, negation_words
+from sqlagent.resolution.terms import resolve_term
+from sqlagent.vocabulary import Entry, phrase
+
+# Verbs that are also column names somewhere ("make" of a vehicle).
+FILLER_VERBS = frozenset({"make", "made", "use", "used", "hold", "own", "carry", "book"})
+
+
+def resolve_mention(
+    mention: Mention,
+    terms: QuestionTerms,
+    layer: SemanticLayer,
+    context: set[str],
+    out: Resolved,
+    *,
+    catalogue: bool = False,
+) -> None:
+    entry = mention.best
+    negated = negated_before(terms, mention.position)
+    if negated:
+        out.consumed |= negation_words(terms, mention.position)
+    said = Said(mention, negated, head_table(mention, terms, layer))
+    if entry.kind == "term" and entry.term:
+        resolve_term(said, entry.term, layer, context, out, catalogue=catalogue)
+        return
+    if entry.kind == "table":
+        out.entities.append((mention.position, entry.table, f"named: {mention.text!r}"))
+        return
+    if entry.kind == "group":
+        out.columns += [(mention.position, ColumnRef(entry.table, c)) for c in entry.columns]
+        out.notes.append(f"{mention.text!r} -> {entry.table}.{', '.join(entry.columns)}")
+        return
+    roles = [e for e in mention.entries if e.kind == "role" and e.value in context]
+    if len(roles) == 1:
+        _resolve_role(mention, roles[0], layer, out)
+        return
+    _resolve_column_meaning(said, layer, context, out)
+
+
+def _resolve_role(mention: Mention, entry: Entry, layer: SemanticLayer, out: Resolved) -> None:
+    owner, column = entry.value, entry.column
+    why = f"the {mention.text!r} of {owner} ({owner}.{column})"
+    out.entities.append((mention.position, entry.table, why))
+    out.via.extend(
+        r for r in layer.relationships if r.from_table == owner and r.from_column == column
+    )
+    out.notes.append(f"{mention.text!r} -> {entry.table} through {owner}.{column}")
+
+
+def _resolve_column_meaning(
+    said: Said, layer: SemanticLayer, context: set[str], out: Resolved
+) -> None:
+    """A value, a flag or a column, in the table the words single out."""
+    mention, negated = said.mention, said.negated
+    entries = tuple(e for e in mention.entries if e.kind != "role")
+    if not entries:
+        out.unresolved.append(mention.text)
+        return
+    # "active employees", "completed inspections": a word before a thing is said of it.
+    said_of = [e for e in entries if e.table == said.head]
+    chosen = said_of[0] if said_of else in_context(entries, context, layer)
+    if chosen.kind == "column" and mention.text.lower() in FILLER_VERBS:
+        return  # "which manufacturers make forklifts": a verb, not vehicle.make
+    if _is_filter(chosen, layer) and context and far(chosen.table, context, layer):
+        # "inspections passed" is not employeeTraining.isPassed, two joins away.
+        out.unresolved.append(mention.text)
+        return
+    ref = ColumnRef(chosen.table, chosen.column)
+    if chosen.kind == "value":
+        op = "!=" if negated else "="
+        out.filters.append((mention.position, Filter((ref,), op, chosen.value, f"value of {ref}")))
+        out.notes.append(f"{mention.text!r} -> {ref} = {chosen.value!r}")
+        return
+    column = layer.tables[chosen.table].columns.get(chosen.column)
+    if column is not None and column.data_type == "boolean":
+        value = not negated
+        adjective = phrase(chosen.column).removeprefix("is ")
+        if mention.text.lower().replace(" ", "") in (f"in{adjective}", f"un{adjective}"):
+            value = not value  # "inactive" against isActive
+        out.filters.append((mention.position, Filter((ref,), "=", value, f"flag {ref}")))
+        return
+    out.columns.append((mention.position, ref))
+
+
+def _is_filter(entry: Entry, layer: SemanticLayer) -> bool:
+    if entry.kind == "value":
+        return True
+    column = layer.tables[entry.table].columns.get(entry.column)
+    return entry.kind == "column" and column is not None and column.data_type == "boolean"

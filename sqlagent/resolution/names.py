@@ -1,0 +1,95 @@
+"""Codes and proper names are values of the data ("WO-001234", "Grove", "Arizona"); a name
+or an owner said before a thing only says which of those things ("Sterling Power
+Holdings' contacts")."""
+
+from registries.services import SemanticLayer
+from sqlagent.plan import ColumnRef, Filter
+from sqlagent.question_terms import QuestionTerms
+from sqlagent.resolution.resolved import Resolved, mention_lengths
+from sqlagent.value_index import ValueIndex
+
+# A state named in full matches the two-letter code columns hold ("Arizona" -> AZ).
+US_STATES = {
+    "alabama": "al", "alaska": "ak", "arizona": "az", "arkansas": "ar", "california": "ca",
+    "colorado": "co", "connecticut": "ct", "delaware": "de", "florida": "fl", "georgia": "ga",
+    "hawaii": "hi", "idaho": "id", "illinois": "il", "indiana": "in", "iowa": "ia",
+    "kansas": "ks", "kentucky": "ky", "louisiana": "la", "maine": "me", "maryland": "md",
+    "massachusetts": "ma", "michigan": "mi", "minnesota": "mn", "mississippi": "ms",
+    "missouri": "mo", "montana": "mt", "nebraska": "ne", "nevada": "nv", "ohio": "oh",
+    "oklahoma": "ok", "oregon": "or", "pennsylvania": "pa", "tennessee": "tn", "texas": "tx",
+    "utah": "ut", "vermont": "vt", "virginia": "va", "washington": "wa", "wisconsin": "wi",
+    "wyoming": "wy",
+    "new york": "ny", "new jersey": "nj", "new mexico": "nm", "new hampshire": "nh",
+    "north carolina": "nc", "south carolina": "sc", "north dakota": "nd", "south dakota": "sd",
+    "west virginia": "wv", "rhode island": "ri",
+}  # fmt: skip
+
+
+def resolve_code(code: str, terms: QuestionTerms, values: ValueIndex, out: Resolved) -> None:
+    columns = values.code_columns(code)
+    if len(columns) != 1:
+        out.unresolved.append(code)
+        return
+    table, column = columns[0]
+    ref = ColumnRef(table, column)
+    position = next(i for i, t in enumerate(terms.tokens) if t.text == code)
+    out.filters.append((position, Filter((ref,), "=", code, f"code {code} is a {ref}")))
+    out.entities.append((position, table, f"identified by {code}"))
+
+
+def resolve_name(
+    name: str,
+    end: int,
+    terms: QuestionTerms,
+    layer: SemanticLayer,
+    values: ValueIndex,
+    context: set[str],
+    out: Resolved,
+) -> None:
+    """A proper name is a label value; prefer a table the question names next to it."""
+    wanted = name.lower()
+    codes = {wanted, US_STATES.get(wanted, wanted)}
+    matches = [(t, c, v) for t, c, v in values.values if v.lower().rstrip(".") in codes]
+    if not matches:
+        # "Grove crane", "the Cranes category": the name may be followed by its table
+        matches = [
+            (t, c, v) for t, c, v in values.values if v.lower().rstrip("s") == wanted.rstrip("s")
+        ]
+    if not matches:
+        out.unresolved.append(name)
+        return
+    next_table = _table_after(terms, end)
+    matches.sort(key=lambda m: (m[0] != next_table, m[0] not in context))
+    table, column, value = matches[0]
+    ref = ColumnRef(table, column)
+    out.filters.append((end - 1, Filter((ref,), "=", value, f"{name!r} is a {ref}")))
+    out.notes.append(f"{name!r} -> {ref} = {value!r}")
+
+
+def _table_after(terms: QuestionTerms, end: int) -> str | None:
+    for mention in terms.mentions:
+        if mention.position == end and mention.best.kind == "table":
+            return mention.best.table
+    return None
+
+
+def resolve_possessives(terms: QuestionTerms, out: Resolved) -> None:
+    """ "Sterling Power Holdings' contacts", "the customer's locations", "the oldest Grove
+    crane": the owner and the name before a thing only say which of those things."""
+    tokens = terms.tokens
+    starts = {m.position for m in terms.mentions if m.best.kind in ("table", "term")}
+    starts |= {pos for pos, _, _ in out.entities}
+    for _, end in terms.names:
+        if tokens[end - 1].possessive or end in starts:
+            out.modifiers.add(end - 1)
+    for mention in terms.mentions:
+        if tokens[mention.position + mention.length - 1].possessive:
+            out.modifiers.add(mention.position)
+    # "installation work orders", "forklift inspections": a condition on another table
+    # said just before a thing qualifies that thing.
+    heads = {pos: table for pos, table, _ in out.entities}
+    lengths = mention_lengths(terms)
+    for pos, found in out.filters:
+        head = heads.get(pos + lengths.get(pos, 1))
+        if head is not None and head != found.columns[0].table:
+            out.modifiers.add(pos)

@@ -1,0 +1,66 @@
+"""What resolution found, and the word helpers its readings share."""
+
+from dataclasses import dataclass, field
+
+from registries.services import Relationship
+from sqlagent.plan import ColumnRef, Filter
+from sqlagent.question_terms import Mention, QuestionTerms
+
+
+@dataclass
+class Resolved:
+    entities: list[tuple[int, str, str]] = field(default_factory=list)  # (token, table, why)
+    filters: list[tuple[int, Filter]] = field(default_factory=list)  # (token, filter)
+    columns: list[tuple[int, ColumnRef]] = field(default_factory=list)  # mentioned columns
+    via: list[Relationship] = field(default_factory=list)  # joins a role word fixes
+    consumed: set[str] = field(default_factory=set)  # words a reading took in (negations)
+    notes: list[str] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)
+    # Positions of things that only qualify another ("Sterling Power Holdings' contacts",
+    # "the oldest Grove crane"): never the rows the question is about.
+    modifiers: set[int] = field(default_factory=set)
+    bounds: list[tuple[int, str, str, float]] = field(default_factory=list)  # counts: (token,
+    # table counted, op, value) from "more than 40 work orders"
+    absent: list[tuple[int, str]] = field(default_factory=list)  # "no work time": (token, table)
+    compared: set[int] = field(default_factory=set)  # numbers whose comparison was placed
+    span: tuple[ColumnRef, ColumnRef] | None = None  # "days between the start and the end"
+    bridges: list[tuple[str, str]] = field(default_factory=list)  # (table, why) the words add
+    flags_shown: bool = False  # "... and which of them count as overtime": one question
+
+    def tables(self) -> list[str]:
+        seen = [t for _, t, _ in sorted(self.entities)]
+        seen += [c.table for _, f in self.filters for c in f.columns[:1]]
+        return list(dict.fromkeys(seen))
+
+
+@dataclass(frozen=True)
+class Said:
+    """A mention where the question says it: whether a negation goes before it ("no longer
+    active") and the table named right after it ("active customer locations")."""
+
+    mention: Mention
+    negated: bool
+    head: str | None
+
+
+def negated_before(terms: QuestionTerms, position: int) -> bool:
+    before = " ".join(t.norm for t in terms.tokens[max(0, position - 2) : position])
+    return before.endswith(("not", "no longer", "non", "never"))
+
+
+def negation_words(terms: QuestionTerms, position: int) -> set[str]:
+    """The words of a negation a filter has taken in ("no longer active")."""
+    before = [t.norm for t in terms.tokens[max(0, position - 2) : position]]
+    if before[-2:] == ["no", "longer"]:
+        return {"no", "longer"}
+    return {before[-1]} if before and before[-1] in ("not", "non", "never") else set()
+
+
+def position_of(word: str, terms: QuestionTerms) -> int:
+    """The first token whose normal form is `word`."""
+    return next(i for i, t in enumerate(terms.tokens) if t.norm == word)
+
+
+def mention_lengths(terms: QuestionTerms) -> dict[int, int]:
+    """How many tokens each mention spans, by its first token."""
+    return {m.position: m.length for m in terms.mentions}

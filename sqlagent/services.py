@@ -1,0 +1,47 @@
+"""The SQL agent's front door: what other apps may call. Everything else in sqlagent is
+private to it (import-linter keeps it so); its models may be read directly.
+
+- asking the business database: `ask` (plan, SQL, validation, secure views, the asker's
+  scope, execution) returning a `SqlAnswer`; `WarehouseUnavailable` when it cannot be
+  reached;
+- reading a question as the agent does: `extract_terms` over a `Vocabulary`,
+  `find_date_range`, `phrase` and `singular` for word forms;
+- evidence for the chat's router: `warehouse_words` and `assess_question`.
+"""
+
+from .agent import ask
+from .answer import SqlAnswer, Turn
+from .assessment import (
+    CODE_TOKEN,
+    FUNCTION_WORDS,
+    SqlEvidence,
+    WarehouseWords,
+    assess_question,
+    forget_warehouse_words,
+    warehouse_words,
+)
+from .dates import find_date_range
+from .execution import WarehouseUnavailable
+from .question_terms import QuestionReading, QuestionTerms, extract_terms
+from .vocabulary import Vocabulary, phrase, singular
+
+__all__ = [
+    "CODE_TOKEN",
+    "FUNCTION_WORDS",
+    "QuestionReading",
+    "QuestionTerms",
+    "SqlAnswer",
+    "SqlEvidence",
+    "Turn",
+    "Vocabulary",
+    "WarehouseUnavailable",
+    "WarehouseWords",
+    "ask",
+    "assess_question",
+    "extract_terms",
+    "find_date_range",
+    "forget_warehouse_words",
+    "phrase",
+    "singular",
+    "warehouse_words",
+]

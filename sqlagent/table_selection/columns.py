@@ -1,0 +1,64 @@
+"""The columns a question asks for by name, with the columns that complete them (an
+address with its city and state) and the key when it asks for the id."""
+
+from registries.services import SemanticLayer
+from sqlagent.plan import ColumnRef, QueryPlan
+from sqlagent.question_terms import QuestionTerms
+from sqlagent.resolution import Resolved
+from sqlagent.vocabulary import phrase
+
+
+def add_asked_columns(
+    plan: QueryPlan,
+    terms: QuestionTerms,
+    resolved: Resolved,
+    layer: SemanticLayer,
+    anchor_at: int,
+) -> None:
+    if not plan.aggregate:
+        for position, ref in resolved.columns:
+            for asked in _asked(ref, position < anchor_at, plan.anchor, layer):
+                plan.columns.append(asked)
+                plan.require(asked.table, f"holds {asked}, which the question asks for")
+    elif plan.group_table:  # "Show the part name and id": columns of the groups
+        plan.columns += [ref for _, ref in resolved.columns if ref.table == plan.group_table]
+    _asked_key(plan, terms, layer)
+
+
+def _asked(
+    ref: ColumnRef, before_anchor: bool, anchor: str, layer: SemanticLayer
+) -> list[ColumnRef]:
+    """A column the question asks for, with the columns that complete it (an address with
+    its city and state). "The names and e-mail addresses of Sterling Power Holdings'
+    contacts": columns asked before the rows they belong to are those rows' columns."""
+    if before_anchor and ref.table != anchor:
+        table = layer.tables[anchor]
+        said = phrase(ref.column)
+        own = [c for c in table.columns if not c.endswith("Id") and phrase(c) == said]
+        own = own or [
+            c for c in table.columns if not c.endswith("Id") and phrase(c).startswith(f"{said} ")
+        ]
+        if len(own) == 1:
+            ref = ColumnRef(anchor, own[0])
+        elif said == "name" and table.label_columns:
+            return []  # a person's name: the labels every list shows
+    return [ref, *_address_parts(ref, layer)]
+
+
+def _asked_key(plan: QueryPlan, terms: QuestionTerms, layer: SemanticLayer) -> None:
+    """ "the name and id": the key of the rows listed, or of the groups."""
+    if "id" not in terms.unknown:
+        return
+    owner = plan.group_table or (None if plan.aggregate else plan.anchor)
+    key = layer.tables[owner].primary_key if owner else None
+    if owner and key:
+        plan.columns.append(ColumnRef(owner, key))
+
+
+def _address_parts(ref: ColumnRef, layer: SemanticLayer) -> list[ColumnRef]:
+    """ "address" is the street line; city, state and postal code complete it."""
+    if not ref.column.lower().endswith("address") or "mail" in ref.column.lower():
+        return []
+    prefix = ref.column[: -len("address")].lower()
+    parts = {f"{prefix}{p}" for p in ("city", "state", "postalcode", "zip", "zipcode", "country")}
+    return [ColumnRef(ref.table, c) for c in layer.tables[ref.table].columns if c.lower() in parts]

@@ -1,0 +1,89 @@
+"""Decline rather than drop a word or a shape the SQL would have to honour."""
+
+import re
+
+from registries.services import SemanticLayer
+from sqlagent.dates import DATE_VERBS
+from sqlagent.plan import CannotAnswer
+from sqlagent.question_terms import QuestionTerms
+from sqlagent.resolution import Resolved
+from sqlagent.vocabulary import phrase
+
+# Words a question may hold that change nothing in the SQL: question and helper words,
+# the shape's own words, and verbs that only link the things the question names.
+FILLER = frozenset(
+    """many much were was is are be been have has had doe do did there their our we us them
+    it its they all any currently still one as most least top often best worst average
+    number three five ten different distinct unique logged log done performed issued
+    received invoiced raised identified flagged used own hold carry produce appear book
+    led signed oversaw made make show give list name names count total sum each per
+    recent latest oldest newest earliest alphabetically order ordered sorted entry record
+    percent percentage share proportion ratio month year amount yet that maximum
+    minimum""".split()  # noqa: SIM905
+)
+
+
+_AGGREGATE_WORDS = {"maximum": "max", "max": "max", "minimum": "min", "min": "min",
+                    "average": "avg", "avg": "avg", "mean": "avg"}  # fmt: skip
+
+
+def _qualifiers(resolved: Resolved, layer: SemanticLayer) -> set[str]:
+    """Words of the column names of the tables involved: "billing" in "the billing e-mail
+    address" of a customer whose columns say billing qualifies and changes nothing."""
+    tables = set(resolved.tables()) | {ref.table for _, ref in resolved.columns}
+    return {w for t in tables for c in layer.tables[t].columns for w in phrase(c).split()}
+
+
+def check_understood(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer) -> None:
+    """Decline rather than drop a word or a shape the SQL would have to honour."""
+    question = terms.question.lower()
+    if re.search(r"\band (who|which|what|how|when|where)\b", question) and not resolved.flags_shown:
+        raise CannotAnswer("this is two questions in one; ask them one at a time")
+    spoken = terms.text
+    for name, _ in terms.names:
+        spoken = spoken.replace(name.lower(), " ")
+    if re.search(r"\bor\b", spoken):  # the compiler joins every condition with AND
+        raise CannotAnswer("conditions joined by 'or' are not compiled without an LLM yet")
+    if re.search(r"\btheir (most recent|latest|last|first|earliest)\b", question):
+        raise CannotAnswer("a latest row per group is not compiled without an LLM yet")
+    kinds = {_AGGREGATE_WORDS[w] for w in re.findall(r"\b\w+\b", question) if w in _AGGREGATE_WORDS}
+    if len(kinds) > 1:  # "the maximum, minimum and average price"
+        raise CannotAnswer("several aggregates at once are not compiled without an LLM yet")
+    if terms.shape.ratio and (terms.shape.group_by or not resolved.filters):
+        raise CannotAnswer("a share needs one condition over the rows, not groups of them")
+    # "at least one action item": the joins already keep only rows that have one.
+    compared = re.sub(r"\bat least (one|1|a|an)\b", "", terms.text)
+    unplaced = [c for c in terms.comparisons if c.position not in resolved.compared]
+    if unplaced or re.search(r"\b(more|fewer|less) than\b|\bat (least|most)\b", compared):
+        raise CannotAnswer("this comparison is not compiled without an LLM yet")
+    for value, position in terms.numbers:
+        digits = terms.tokens[position].text.replace(",", "").replace(".", "").isdigit()
+        if digits and value != terms.shape.top_n and position not in resolved.compared:
+            raise CannotAnswer(f"I do not know what {terms.tokens[position].text} refers to")
+    dated = terms.date_range is not None
+    unknown = [
+        w
+        for w in terms.unknown
+        if w not in FILLER and w not in resolved.consumed and not (dated and _date_verb(w))
+    ] + resolved.unresolved
+    qualifiers = _qualifiers(resolved, layer)
+    filtered = {
+        _stem(w) for _, f in resolved.filters for c in f.columns for w in phrase(c.column).split()
+    }
+    # "billed in Texas": the verb says which state column the filter reads (billingState).
+    unknown = [w for w in unknown if w not in qualifiers and _stem(w) not in filtered]
+    if unknown:
+        listed = ", ".join(repr(w) for w in dict.fromkeys(unknown))
+        raise CannotAnswer(f"I do not know what {listed} means in this database")
+
+
+def _stem(word: str) -> str:
+    for ending in ("ing", "ed"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return word
+
+
+def _date_verb(word: str) -> bool:
+    """ "hired in 2025": the verb says which date the range applies to (see date_column)."""
+    return any(word.startswith(verb) for verb in DATE_VERBS)
