@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from chat.attachments import AttachmentRejected
 from chat.attachments import resolve as resolve_attachments
-from chat.models import ChatSession, DisplayFormat, Feedback, Message, Route
+from chat.models import ChatSession, DisplayFormat, Feedback, Message, Outcome, Route
 from chat.orchestrator.context import Turn
 from chat.orchestrator.service import QuestionRejected, answer_question, check_question
 from chat.serializers import MessageSerializer
@@ -197,12 +197,17 @@ def _complete_fields(event: dict[str, Any]) -> dict[str, Any]:
         "content": str(answer.get("content", "")),
         "sources": list(answer.get("sources") or []),
         "route": _route(answer.get("route")),
+        "outcome": _outcome(event.get("outcome")),
         "data": data,
         "display_format": display if display in DisplayFormat.values else DisplayFormat.TEXT,
         "status": Message.Status.COMPLETE,
         "tokens": int(stats.get("tokens") or 0),
         "latency_ms": round(stats["latency_ms"]) if stats.get("latency_ms") is not None else None,
     }
+
+
+def _outcome(value: Any) -> str:
+    return str(value) if value in Outcome.values else ""
 
 
 def _failure(error: Exception) -> tuple[str, str]:

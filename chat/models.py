@@ -16,6 +16,16 @@ class Route(models.TextChoices):
     UPLOAD = "upload", "Upload"
 
 
+class Outcome(models.TextChoices):
+    """What became of a question: every answer says which."""
+
+    ANSWERED = "answered", "Answered"
+    PARTIAL = "partial", "Partly answered"
+    NOT_FOUND = "not_found", "Not found"
+    DECLINED = "declined", "Declined"
+    CLARIFY = "clarify", "Needs clarification"
+
+
 class DisplayFormat(models.TextChoices):
     TEXT = "text"
     TABLE = "table"
@@ -100,6 +110,7 @@ class Message(models.Model):
     content = models.TextField(blank=True)
     sources = models.JSONField(default=list, blank=True)
     route = models.CharField(max_length=20, choices=Route.choices, blank=True)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True)
     # Structured answer: SQL, columns and rows, join path, follow-ups, the workflow trace.
     data = models.JSONField(default=dict, blank=True)
     display_format = models.CharField(

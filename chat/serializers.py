@@ -40,7 +40,7 @@ class MessageSerializer(serializers.ModelSerializer[Message]):
     class Meta:
         model = Message
         fields = [
-            "id", "session_id", "role", "content", "html", "sources", "route", "data",
+            "id", "session_id", "role", "content", "html", "sources", "route", "outcome", "data",
             "display_format", "status", "tokens", "latency_ms", "created_at", "feedback",
         ]  # fmt: skip
         read_only_fields = fields

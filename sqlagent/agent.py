@@ -23,6 +23,7 @@ from registries.services import SemanticLayer, load_semantic_layer
 from sqlagent import correction, finalize, loosening, sql_generation
 from sqlagent.answer import Attempt, EventSink, SqlAnswer, Status, StepClock, Turn
 from sqlagent.data_scope import scope_for
+from sqlagent.declines import decline_notes
 from sqlagent.execution import ExecutionError, ExecutionResult, execute_read, with_row_limit
 from sqlagent.fan_out import guard_fan_out
 from sqlagent.plan import CannotAnswer, QueryPlan
@@ -110,6 +111,7 @@ def ask(
     answer.plan = planned.plan
     use_llm = llm_configured()
     if planned.plan is None and not use_llm:
+        _explain_decline(answer, planned.terms, target)
         return _decline(answer, clock, planned.declined)
     if planned.plan is not None:
         finalize.describe_tables(answer, planned.plan)
@@ -117,6 +119,7 @@ def ask(
     try:
         statement = _generate(run, history)
     except CannotAnswer as error:
+        _explain_decline(answer, planned.terms, target)
         return _decline(answer, clock, str(error))
     except SQLValidationError as error:  # the LLM wrote something that is not one read
         answer.reason = f"refused: {error}"
@@ -282,6 +285,12 @@ def _loosen_once(run: _Run) -> ExecutionResult | None:
         return None
     answer.loosened = looser.changes
     return result
+
+
+def _explain_decline(answer: SqlAnswer, terms: QuestionTerms, target: Source) -> None:
+    values = value_index(target.layer, target.url, agent=target.agent_login)
+    notes = decline_notes(terms, vocabulary(target.layer, values.values))
+    answer.understood, answer.unknown, answer.nearby = notes.understood, notes.unknown, notes.nearby
 
 
 def _decline(answer: SqlAnswer, clock: StepClock, reason: str) -> SqlAnswer:

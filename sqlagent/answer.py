@@ -52,6 +52,10 @@ class SqlAnswer:
     truncated: bool = False
     loosened: list[str] = field(default_factory=list)  # filters relaxed after an empty result
     follow_ups: list[str] = field(default_factory=list)
+    # When declined: what was understood, the words nothing explained, known terms near them.
+    understood: list[str] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+    nearby: list[str] = field(default_factory=list)
     attempts: list[Attempt] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)  # step -> ms
     trace: list[dict[str, Any]] = field(default_factory=list)

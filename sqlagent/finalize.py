@@ -102,6 +102,10 @@ def _words(answer: SqlAnswer, plan: QueryPlan | None) -> str:
         label = " ".join(str(v) for v in first[:-1])
         lead = "Top" if plan.descending else "First"
         more = f" ({len(rows)} groups)" if len(rows) > 1 else ""
+        # A count names what it counted: "with 12 work orders", not "with 12 (count)".
+        if plan.aggregate == "count":
+            counted = _things(plan, int(first[-1] or 0))
+            return f"{lead}: {label} with {first[-1]} {counted}{more}{loosened}."
         return f"{lead}: {label} with {first[-1]} ({_label(columns[-1])}){more}{loosened}."
     names = [" ".join(str(v) for v in row[:2] if v is not None) for row in rows[:SHOWN_IN_WORDS]]
     more = ", …" if len(rows) > SHOWN_IN_WORDS else ""

@@ -6,7 +6,6 @@ A set is JSON Lines, one question a line:
 "attachments"?: [paths], "note"?: ...}`.
 """
 
-import json
 import statistics
 import time
 from collections.abc import Sequence
@@ -15,11 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from chat.orchestrator.context import Turn
+from chat.orchestrator.question_files import QuestionFileError, read_objects
 from chat.orchestrator.routing import ROUTES, route_question
-
-
-class QuestionFileError(ValueError):
-    """A question file that cannot be read; the message names the line."""
 
 
 @dataclass(frozen=True)
@@ -63,21 +59,7 @@ class RoutingReport:
 
 
 def load_questions(path: Path) -> list[LabelledQuestion]:
-    questions = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{path.name}:{number}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise QuestionFileError(f"{where}: not JSON ({error.msg})") from None
-        if not isinstance(row, dict):
-            raise QuestionFileError(f"{where}: not a JSON object")
-        questions.append(_labelled(row, where))
-    if not questions:
-        raise QuestionFileError(f"{path.name}: no questions")
-    return questions
+    return [_labelled(row, where) for where, row in read_objects(path)]
 
 
 def _labelled(row: dict[str, Any], where: str) -> LabelledQuestion:

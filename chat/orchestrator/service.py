@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 
+from chat.models import Outcome
 from chat.orchestrator.context import RunContext, Turn, queue_emitter
 from chat.orchestrator.events import Event
 
@@ -103,15 +104,7 @@ async def answer_question(
         "tokens": tokens,
         "steps": outcome.steps,
     }
-    answer = outcome.state.get("answer")
-    if not isinstance(answer, dict) or "content" not in answer:
-        reason = outcome.stopped_reason or "the workflow ended without an answer"
-        yield Event("error", {"message": f"No answer: {reason}.", "code": "internal"})
-        return
-    trace = [_plain(entry) for entry in outcome.trace]
-    yield Event(
-        "complete", {"answer": answer, "stats": stats, "trace": trace, "route_decision": decision}
-    )
+    yield _last_event(outcome, stats, decision)
 
 
 async def _run(slug: str, ctx: RunContext) -> Any:
@@ -125,6 +118,24 @@ async def _run(slug: str, ctx: RunContext) -> Any:
         "attachments": list(ctx.attachments),
     }
     return await run_workflow(spec, state, ctx)
+
+
+def _last_event(run: Any, stats: dict[str, Any], decision: dict[str, Any]) -> Event:
+    """`complete` with the answer and what became of the question, or `error`."""
+    answer = run.state.get("answer")
+    if not isinstance(answer, dict) or "content" not in answer:
+        reason = run.stopped_reason or "the workflow ended without an answer"
+        return Event("error", {"message": f"No answer: {reason}.", "code": "internal"})
+    return Event(
+        "complete",
+        {
+            "outcome": str(answer.get("outcome") or Outcome.ANSWERED),
+            "answer": answer,
+            "stats": stats,
+            "trace": [_plain(entry) for entry in run.trace],
+            "route_decision": decision,
+        },
+    )
 
 
 def _error_event(error: Exception) -> Event:

@@ -20,6 +20,15 @@ const TOOL_LABELS = {
   upload_document: "Adding the upload",
 };
 
+// What became of a question (chat.models.Outcome) and what that means, as
+// templates/chat/_outcome.html says it. An ordinary answer ("answered") shows no badge.
+export const OUTCOMES = {
+  partial: ["Partly answered", "Only part of the question could be answered"],
+  not_found: ["Not found", "The documents and database do not answer this"],
+  declined: ["Declined", "This could not be answered as asked; the answer says why"],
+  clarify: ["Needs clarification", "The question needs more detail before it can be answered"],
+};
+
 const dataByAnswer = new WeakMap();
 
 // Columns, rows and chart of an answer: kept when streamed, or read from the JSON the server
@@ -111,6 +120,15 @@ export function sourcesSection(sources) {
 export function followUpsGroup(questions) {
   return h("div", { class: "follow-ups", role: "group", "aria-label": "Suggested follow-up questions" },
     questions.map((q) => h("button", { type: "button", dataset: { action: "follow-up" } }, q)));
+}
+
+// The badge of an outcome (see _outcome_badge.html), or null for one that shows none.
+export function outcomeBadge(outcome) {
+  if (!Object.hasOwn(OUTCOMES, outcome)) return null;
+  const [label, meaning] = OUTCOMES[outcome];
+  return h("span", {
+    class: `outcome-badge outcome-${outcome}`, role: "note", title: meaning, "aria-label": `${label}: ${meaning}`,
+  }, label);
 }
 
 function shares(sources) {
@@ -226,6 +244,22 @@ export class AnswerView {
       this.labels[this.route] || this.route));
   }
 
+  // The outcome's badge goes after the route's; the body's class marks an answer that is none.
+  setOutcome(outcome) {
+    const value = outcome === "answered" || Object.hasOwn(OUTCOMES, outcome) ? outcome : "";
+    this.meta.querySelector(".outcome-badge")?.remove();
+    this.body.classList.remove(...[...this.body.classList].filter((c) => c.startsWith("outcome-")));
+    delete this.el.dataset.outcome;
+    if (!value) return;
+    this.el.dataset.outcome = value;
+    this.body.classList.add(`outcome-${value}`);
+    const badge = outcomeBadge(value);
+    if (!badge) return;
+    const route = this.meta.querySelector(".route-badge");
+    if (route) route.after(badge);
+    else this.meta.prepend(badge);
+  }
+
   toolStarted(event) {
     this.steps.push({ node: event.node, tool: event.tool, ms: null, ok: null });
     const tool = String(event.tool || "");
@@ -280,6 +314,7 @@ export class AnswerView {
     if (typeof message.html === "string") this.body.innerHTML = message.html;
     else this.body.textContent = answer.content ?? this.text;
     this.setRoute(message.route || answer.route || this.route);
+    this.setOutcome(event.outcome || message.outcome || answer.outcome);
     const decision = data.route_decision || this.decision;
     const sources = Array.isArray(message.sources) ? message.sources : this.sources;
     this.setSources(sources);

@@ -179,3 +179,23 @@ def test_an_upload_larger_than_the_limit_is_refused(
     assert response.status_code == 400
     assert response.json()["detail"] == "big.txt is larger than 0.001 MB."
     assert not list(tmp_path.rglob("big.txt"))
+
+
+@pytest.mark.usefixtures("no_llm")
+def test_an_unanswerable_question_is_stored_and_returned_with_its_outcome(
+    alice: User, handbook: Document
+) -> None:
+    session = make_session(alice)
+    response = api_client(alice).post(
+        f"/api/chat/sessions/{session.pk}/messages",
+        {"content": "Who won the 2022 World Cup final according to the handbook?"},
+        format="json",
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert body["message"]["outcome"] in ("not_found", "declined")
+    assert body["sources"] == []
+    stored = Message.objects.get(pk=body["message_id"])
+    assert stored.outcome == body["message"]["outcome"]
+    listed = api_client(alice).get(f"/api/chat/sessions/{session.pk}/messages").json()
+    assert listed["results"][-1]["outcome"] == stored.outcome

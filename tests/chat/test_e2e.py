@@ -28,7 +28,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 
-from chat.models import ChatSession, Feedback, Message
+from chat.models import ChatSession, Feedback, Message, Outcome
 from core.providers import graph
 from ingestion.documents import delete_document
 from ingestion.jobs import create_job, run_in_process, sources_from_paths
@@ -66,6 +66,10 @@ DEMO_DOCUMENTS = [
 SQL_QUESTION = "How many work orders were completed in 2025 by branch?"
 FOLLOW_UP = "And in 2024?"
 DOCUMENT_QUESTION = "What is the wind speed limit for mobile crane lifts?"
+# No document, table or fact holds this; the handbook makes it a question to look up (asked
+# bare, it is too vague to route and the answer asks which source is meant).
+UNANSWERABLE_QUESTION = "Who won the 1966 World Cup final according to the handbook?"
+OUTCOME_BADGE = ".message-meta .route-badge + .outcome-badge"
 UPLOADED_MD = b"""# Tower Crane Checklist
 
 ## Before the shift
@@ -561,6 +565,61 @@ def test_a_second_person_can_neither_see_nor_join_the_first_ones_chat(
     assert opened is False
     anonymous.close()
     intruder.close()
+
+
+@pytest.mark.timeout(600)
+def test_an_answer_nothing_holds_is_marked_as_such_live_and_after_a_reload(
+    browser: Any, server: str, alice: User
+) -> None:
+    from playwright.sync_api import expect
+
+    screen = Screen(browser, server, alice)
+    page = screen.page
+
+    # Nothing the test's documents, graph or warehouse hold answers this: the streamed answer
+    # says so beside its route, and its body is set apart from an answer.
+    answer = screen.ask(UNANSWERABLE_QUESTION)
+    stored = Message.objects.filter(session=_session_of(page.url), role="assistant").get()
+    assert stored.outcome in (Outcome.NOT_FOUND, Outcome.DECLINED), stored.outcome
+    assert screen.events("complete")[-1]["outcome"] == stored.outcome
+    label = Outcome(stored.outcome).label
+    badge = answer.locator(OUTCOME_BADGE)
+    expect(badge).to_have_text(label)
+    expect(badge).to_have_class(f"outcome-badge outcome-{stored.outcome}")
+    expect(badge).to_have_attribute("title", re.compile(r"\w"))
+    expect(badge).to_have_attribute("aria-label", re.compile(f"^{label}: "))
+    expect(answer.locator(".answer-body")).to_have_class(f"answer-body outcome-{stored.outcome}")
+    expect(answer).to_have_attribute("data-outcome", stored.outcome)
+    streamed = badge.evaluate("el => el.outerHTML")
+
+    # After a reload the server renders the same badge.
+    page.reload()
+    screen.wait_connected()
+    answer = page.locator("#message-list > article.assistant").first
+    assert answer.locator(OUTCOME_BADGE).evaluate("el => el.outerHTML") == streamed
+    expect(answer.locator(".answer-body")).to_have_class(f"answer-body outcome-{stored.outcome}")
+
+    # Every outcome as stored and as streamed: the same badge, and none for an ordinary answer.
+    session = make_session(alice, "Outcomes")
+    for outcome in Outcome.values:
+        add_message(session, f"An answer {outcome}.", role="assistant", outcome=outcome)
+    page.goto(f"{server}/c/{session.pk}/")
+    screen.wait_connected()
+    rendered = page.locator("#message-list > article.assistant").evaluate_all(
+        "answers => answers.map((a) => a.querySelector('.outcome-badge')?.outerHTML ?? null)"
+    )
+    built = page.evaluate(
+        """async (outcomes) => {
+            const { outcomeBadge } = await import("/static/js/answer.js");
+            return outcomes.map((o) => outcomeBadge(o)?.outerHTML ?? null);
+        }""",
+        Outcome.values,
+    )
+    assert rendered == built
+    assert [bool(html) for html in rendered] == [o != Outcome.ANSWERED for o in Outcome.values]
+    expect(page.locator(".outcome-badge.outcome-not_found")).to_have_text("Not found")
+    expect(page.locator(".outcome-badge.outcome-declined")).to_have_text("Declined")
+    screen.close()
 
 
 def test_csv_and_chart_helpers_handle_awkward_values(browser: Any, chat_server: str) -> None:

@@ -1,5 +1,5 @@
 """The chat's pages: who sees which conversation and document, and how a stored answer
-renders (safe HTML, its table, sources, follow-ups and trace)."""
+renders (safe HTML, its outcome, table, sources, follow-ups and trace)."""
 
 import json
 import re
@@ -221,6 +221,41 @@ def test_a_stopped_and_a_failed_answer_say_so(alice: User) -> None:
     assert "Stopped before the answer was complete." in page
     assert '<span class="message-state error">Failed</span>' in page
     assert '<p class="notice error">A service the answer needs is down.</p>' in page
+
+
+def test_each_answer_shows_what_became_of_its_question(alice: User) -> None:
+    session = make_session(alice, "Outcomes")
+    add_message(session, "Nothing holds this.", role="assistant", route="documents",
+                outcome="not_found")  # fmt: skip
+    add_message(session, "The database declined.", role="assistant", route="sql",
+                outcome="declined")  # fmt: skip
+    add_message(session, "Which branch?", role="assistant", route="clarification",
+                outcome="clarify")  # fmt: skip
+    add_message(session, "Some of it.", role="assistant", route="sql", outcome="partial")
+    add_message(session, "3 work orders.", role="assistant", route="sql", outcome="answered")
+    add_message(session, "Stored before outcomes.", role="assistant", route="sql")
+
+    page = logged_in(alice).get(reverse("chat:conversation", args=[session.pk])).content.decode()
+
+    # Beside the route, the outcome's label with what it means for the mouse and the reader.
+    meaning = "The documents and database do not answer this"
+    badge = (
+        f'<span class="outcome-badge outcome-not_found" role="note" title="{meaning}" '
+        f'aria-label="Not found: {meaning}">Not found</span>'
+    )
+    assert re.search(r"route-documents[^>]*>Documents</span>\s*" + re.escape(badge), page)
+    badges = re.findall(r'<span class="outcome-badge outcome-(\w+)"[^>]*>([^<]+)</span>', page)
+    assert badges == [
+        ("not_found", "Not found"),
+        ("declined", "Declined"),
+        ("clarify", "Needs clarification"),
+        ("partial", "Partly answered"),
+    ]
+    # The body of an answer that is none is set apart; an ordinary one is marked only there.
+    assert '<div class="answer-body outcome-not_found"><p>Nothing holds this.</p>' in page
+    assert '<div class="answer-body outcome-declined"><p>The database declined.</p>' in page
+    assert '<div class="answer-body outcome-answered"><p>3 work orders.</p>' in page
+    assert '<div class="answer-body"><p>Stored before outcomes.</p>' in page
 
 
 def test_a_long_conversation_shows_its_latest_messages(alice: User) -> None:

@@ -97,9 +97,15 @@ def test_documents_that_do_not_answer_are_said_not_to(
     question = "What is the recipe for banana bread?"
     ctx, _, search = searched(tool_corpus, question)
     answer = write_document_answer(question, search, ctx)
-    assert answer["content"].startswith("The documents you can read do not answer this directly.")
-    assert [s["n"] for s in answer["sources"]] == [1, 2, 3]
-    assert "[1]" in answer["content"] and "[3]" in answer["content"]
+    assert answer["content"].startswith(
+        f"The documents you can read ({tool_corpus.team.name}) do not answer this."
+    )
+    assert answer["outcome"] == "not_found"
+    # The nearest topics are offered as suggestions, not cited as if they answered.
+    assert answer["sources"] == [] and not CITATION.search(answer["content"])
+    topics = answer["data"]["suggested_topics"]
+    assert topics and all(f"\n- {topic}" in answer["content"] for topic in topics)
+    assert answer["data"]["answerability"]["answerable"] is False
     assert "sentences" not in answer["data"]
 
 
@@ -121,7 +127,10 @@ def test_nothing_found_and_a_notice_are_said_plainly(tool_corpus: ToolCorpus, no
     assert answer["content"] == "No document you can read is about Zebulon."
     assert answer["sources"] == [] and events.named("sources") == []
     empty = write_document_answer("x", {"results": [], "sources": []}, ctx)
-    assert empty["content"] == "Nothing in the documents you can read matches this question."
+    assert empty["content"] == (
+        f"Nothing in the documents you can read ({tool_corpus.team.name}) matches this question."
+    )
+    assert empty["outcome"] == "not_found"
 
 
 def test_a_degraded_search_says_so_in_the_answer(
@@ -347,10 +356,13 @@ def test_a_graph_answer_lists_what_the_graph_states_with_citations(
 def test_a_graph_that_knows_nothing_says_so(tool_corpus: ToolCorpus, no_llm: None) -> None:
     ctx, _ = context(tool_corpus.reader, "Who is the mayor?")
     answer = write_graph_answer("Who is the mayor?", ctx, relations={"found": False}, facts={})
-    assert answer["content"] == (
+    # It asks for a role, and no one in the readable graph is recorded in it.
+    assert answer["content"] == "The knowledge graph you can read records no one as mayor."
+    assert answer["sources"] == [] and answer["outcome"] == "not_found"
+    nothing = write_graph_answer("How is Bob related to Acme?", ctx, relations={}, facts={})
+    assert nothing["content"] == (
         "The knowledge graph you can read names nothing this question asks about."
     )
-    assert answer["sources"] == []
 
 
 # --- general, clarification, upload --------------------------------------------------------

@@ -124,3 +124,29 @@ def test_the_agent_reuses_the_routers_reading_of_the_question(person: Any) -> No
     other = run({"question": "How many work orders were completed in 2024?"}, ctx)["answer"]
     terms = [s for s in other["trace"] if s["step"] == "terms" and s["status"] == "end"]
     assert "read_before" not in terms[0]["detail"]
+
+
+def test_a_decline_says_what_was_understood_and_the_terms_near_a_misspelling(
+    person: Any,
+) -> None:
+    from chat.orchestrator.answers.sql import write_sql_answer
+
+    ctx, _ = context(person, "How many technitians completed work orders in 2025?")
+    out = run({}, ctx)
+    assert out["declined"] is True
+    found = out["answer"]
+    assert "technitian" in found["unknown"]
+    assert "technician" in found["nearby"]
+    assert any(u.startswith("work order") for u in found["understood"])
+    words = write_sql_answer(ctx.question, out, ctx)
+    assert words["outcome"] == "declined"
+    assert words["content"].startswith("I cannot answer this from the business database:")
+    assert "I did understand: " in words["content"] and "technician" in words["content"]
+
+
+def test_a_count_per_group_names_what_it_counted(person: Any) -> None:
+    ctx, _ = context(person, "Which branch has the most work orders?")
+    answer = run({}, ctx)["answer"]
+    assert answer["status"] == "answered"
+    assert answer["answer"].startswith("Top: ")
+    assert "work order" in answer["answer"] and "(count)" not in answer["answer"]

@@ -63,7 +63,8 @@ class Command(BaseCommand):
         if name == "complete":
             stats = data["stats"]
             return (
-                f"\n[complete] route {data['answer']['route']}, {stats['latency_ms']:.0f} ms, "
+                f"\n[complete] {data.get('outcome')}, route {data['answer']['route']}, "
+                f"{stats['latency_ms']:.0f} ms, "
                 f"first token {stats['first_token_ms']} ms, {stats['steps']} steps"
             )
         return f"[{name}] {json.dumps(data, default=str)[:300]}"

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from chat.models import DisplayFormat, RouteExample
+from chat.models import DisplayFormat, Outcome, RouteExample
 from chat.orchestrator.context import RunContext
 from core.providers import llm
 from core.providers.llm import ChatCompletionMessageParam
@@ -22,11 +22,14 @@ def answer(
     sources: Sequence[dict[str, Any]] = (),
     data: dict[str, Any] | None = None,
     follow_ups: Sequence[str] = (),
+    outcome: str = Outcome.ANSWERED,
 ) -> dict[str, Any]:
-    """The answer as the `complete` event carries it."""
+    """The answer as the `complete` event carries it. `outcome` says what became of the
+    question (answered, partial, not_found, declined, clarify)."""
     return {
         "content": content,
         "route": route,
+        "outcome": str(outcome),
         "display_format": str(display_format),
         "sources": list(sources),
         "data": data or {},

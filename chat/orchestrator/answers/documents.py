@@ -12,18 +12,21 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from chat.models import Route
-from chat.orchestrator.answers import extractive
+from chat.models import Outcome, Route
+from chat.orchestrator.answers import answerability, elsewhere, extractive
 from chat.orchestrator.answers.common import (
     ModelUnavailable,
     answer,
     send_text,
     stream_model,
 )
+from chat.orchestrator.answers.sql import write_sql_answer
 from chat.orchestrator.context import RunContext
 from core.providers import llm
 from core.providers.llm import ChatCompletionMessageParam
+from ingestion.models import Collection
 from retrieval.models import QueryTrace
+from retrieval.services import readable_collection_ids
 
 logger = logging.getLogger(__name__)
 
@@ -81,30 +84,21 @@ def _closest(sources: Sequence[dict[str, Any]]) -> str:
 
 def extractive_text(
     ctx: RunContext,
-    question: str,
     results: Sequence[dict[str, Any]],
     sources: Sequence[dict[str, Any]],
+    scored: Sequence[extractive.Sentence],
 ) -> tuple[str, list[dict[str, Any]], dict[str, Any]]:
-    """Stream the extractive answer; return it, the sources it cites and its figures."""
+    """Stream the extractive answer from the scored sentences (or the routed section's
+    lines); return it, the sources it cites and its figures."""
     kept = extractive.section_lines(results)
     details: dict[str, Any] = {"method": "extractive"}
     if kept:
         details["section"] = results[0]["metadata"].get("section_path")
     else:
-        scored = extractive.score_sentences(question, results)
         kept = extractive.select(scored)
         details["best_sentence_score"] = scored[0].score if scored else 0.0
-    if not kept:
-        closest = list(sources[:CLOSEST_SHOWN])
-        text = send_text(
-            ctx,
-            [
-                "The documents you can read do not answer this directly. ",
-                f"The closest passages are in {_closest(closest)}.",
-            ],
-        )
-        return text, closest, details
-
+    if not kept:  # no sentence answers it: the caller says so
+        return "", [], details
     text = send_text(ctx, extractive.render(extractive.grouped(kept, results), results))
     cited = [sources[n - 1] for n in cited_numbers(text, [s["n"] for s in sources])]
     details["sentences"] = [
@@ -142,7 +136,12 @@ def write_document_answer(
     question: str,
     search: dict[str, Any],
     ctx: RunContext,
+    *,
+    tried: dict[str, Any] | None = None,
+    routed: str = Route.DOCUMENTS,
 ) -> dict[str, Any]:
+    """`tried`: every route's result this turn (a database decline is stated first);
+    `routed`: the route the router chose (a database question nothing answers is declined)."""
     results: list[dict[str, Any]] = list(search.get("results") or [])
     sources: list[dict[str, Any]] = list(search.get("sources") or [])
     degraded = str(search.get("degraded") or "")
@@ -153,20 +152,30 @@ def write_document_answer(
         "retrieved": _retrieved(results),
         "trace_id": search.get("trace_id"),
     }
+    declined = elsewhere.database_declined(tried or {})
+    text = (
+        send_text(ctx, [f"{declined} I looked in the documents instead.\n\n"]) if declined else ""
+    )
     cited: list[dict[str, Any]] = []
-    if not results:
-        text = send_text(ctx, [str(search.get("notice") or "") or NOTHING_FOUND])
-        data["method"] = "none"
-    else:
-        text = ""
-        if llm.llm_configured():
-            try:
-                text, cited, details = model_text(ctx, question, results, sources)
-            except ModelUnavailable as error:
-                data["llm_error"] = str(error)
-        if not text:
-            text, cited, details = extractive_text(ctx, question, results, sources)
+    written, grounded = "", False
+    if results:
+        written, cited, details = _from_passages(ctx, question, results, sources)
         data.update(details)
+        grounded = bool(cited)
+    if not (grounded or written or declined) and (
+        none := elsewhere.database_found_none(tried or {})
+    ):
+        return write_sql_answer(question, none, ctx, tried=tried, routed=routed)
+    outcome: str = Outcome.ANSWERED
+    if grounded:
+        outcome = Outcome.PARTIAL if degraded else Outcome.ANSWERED
+    else:
+        # The model's own "the passages do not say" stands; otherwise it is said here.
+        written = written or _not_found(
+            ctx, results, data, empty_notice=str(search.get("notice") or "")
+        )
+        outcome, cited = elsewhere.unanswered(routed), []
+    text += written
     if degraded:
         text += send_text(ctx, [f"\n\n_{degraded}_"])
     if cited:
@@ -174,4 +183,81 @@ def write_document_answer(
     trace_id = search.get("trace_id")
     if isinstance(trace_id, int):
         QueryTrace.objects.filter(pk=trace_id).update(answer=text)
-    return answer(route=Route.DOCUMENTS, content=text, sources=cited, data=data)
+    return answer(route=Route.DOCUMENTS, content=text, sources=cited, data=data, outcome=outcome)
+
+
+def _from_passages(
+    ctx: RunContext,
+    question: str,
+    results: Sequence[dict[str, Any]],
+    sources: Sequence[dict[str, Any]],
+) -> tuple[str, list[dict[str, Any]], dict[str, Any]]:
+    """The answer from the passages and the sources it cites; no sources when they do not
+    answer the question. With an LLM, the model answers only from them and an answer that
+    cites none is no answer (its words, saying so, stand); without one, the answerability
+    check decides before anything is written."""
+    unavailable: dict[str, Any] = {}
+    if llm.llm_configured():
+        try:
+            text, cited, written = model_text(ctx, question, results, sources)
+        except ModelUnavailable as error:
+            unavailable = {"llm_error": str(error)}
+        else:
+            grounded = cited_numbers(text, [s["n"] for s in sources])
+            return text, cited if grounded else [], {**written, "grounded": bool(grounded)}
+    routed_section = bool(extractive.section_lines(results))
+    scored = [] if routed_section else extractive.score_sentences(question, results)
+    verdict = answerability.judge(question, results, scored, readable_ids(ctx))
+    details: dict[str, Any] = {"answerability": verdict.as_dict(), **unavailable}
+    if not (verdict.answerable or routed_section):
+        return "", [], {**details, "method": "extractive"}
+    text, cited, found = extractive_text(ctx, results, sources, scored)
+    return text, cited, {**details, **found}
+
+
+def readable_ids(ctx: RunContext) -> tuple[int, ...]:
+    return readable_collection_ids(ctx.user)
+
+
+def _not_found(
+    ctx: RunContext, results: Sequence[dict[str, Any]], data: dict[str, Any], *, empty_notice: str
+) -> str:
+    """Says that the documents do not answer, names them, and offers the nearest topics
+    they cover as suggestions, not as the answer."""
+    names = readable_names(ctx)
+    where = f" ({names})" if names else ""
+    if not results:
+        return send_text(ctx, [empty_notice or f"Nothing in the documents you can read{where} "
+                                                "matches this question."])  # fmt: skip
+    pieces = [f"The documents you can read{where} do not answer this."]
+    unknown = (data.get("answerability") or {}).get("missing_names") or []
+    if unknown:
+        pieces.append(f" None of them mentions {', '.join(unknown[:3])}.")
+    topics = nearest_topics(results)
+    if topics:
+        pieces.append("\n\nThe nearest topics they do cover, in case one is what you meant:")
+        pieces += [f"\n- {topic}" for topic in topics]
+    data["suggested_topics"] = topics
+    return send_text(ctx, pieces)
+
+
+def nearest_topics(results: Sequence[dict[str, Any]]) -> list[str]:
+    """Section and document names of the best passages, each once."""
+    topics: list[str] = []
+    for result in results:
+        section = str(result["metadata"].get("section_path") or "").rsplit(">", 1)[-1].strip()
+        topic = f"{section} ({result['file_name']})" if section else str(result["file_name"])
+        if topic not in topics:
+            topics.append(topic)
+        if len(topics) >= CLOSEST_SHOWN:
+            break
+    return topics
+
+
+def readable_names(ctx: RunContext, shown: int = 3) -> str:
+    names = list(
+        Collection.objects.readable_by(ctx.user).order_by("name").values_list("name", flat=True)
+    )
+    if len(names) > shown:
+        return ", ".join(names[:shown]) + f" and {len(names) - shown} more"
+    return ", ".join(names)

@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Count
 
-from chat.models import Route
+from chat.models import Outcome, Route
 from chat.orchestrator.answers.common import (
     ModelUnavailable,
     answer,
@@ -202,6 +202,7 @@ def write_clarification(
         content=text,
         data={"readings": readings},
         follow_ups=follow_ups,
+        outcome=Outcome.CLARIFY,
     )
 
 
@@ -228,4 +229,8 @@ def write_upload_answer(upload: dict[str, Any], ctx: RunContext) -> dict[str, An
         pieces.append("No file was uploaded.")
     text = send_text(ctx, [p if not i else f"\n\n{p}" for i, p in enumerate(pieces)])
     data = {"collection": collection, "jobs": upload.get("jobs") or [], "files": files}
-    return answer(route=Route.UPLOAD, content=text, data=data)
+    if queued or skipped:
+        outcome = Outcome.PARTIAL if failed else Outcome.ANSWERED
+    else:
+        outcome = Outcome.DECLINED
+    return answer(route=Route.UPLOAD, content=text, data=data, outcome=outcome)

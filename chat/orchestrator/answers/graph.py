@@ -7,12 +7,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from chat.models import Route
+from chat.orchestrator.answers import elsewhere, roles
 from chat.orchestrator.answers.common import ModelUnavailable, answer, send_lines, send_text
 from chat.orchestrator.answers.documents import model_text
 from chat.orchestrator.context import RunContext
 from chat.orchestrator.tools.documents import sources_from_chunks
 from chat.orchestrator.tools.graph import readable_collections
 from core.providers import llm
+from retrieval.services import keyword_evidence
 
 NOTHING_FOUND = "The knowledge graph you can read names nothing this question asks about."
 MAX_LISTED = 12
@@ -108,8 +110,13 @@ def write_graph_answer(
     *,
     relations: dict[str, Any] | None = None,
     facts: dict[str, Any] | None = None,
+    tried: dict[str, Any] | None = None,
+    routed: str = "",
 ) -> dict[str, Any]:
     relations, facts = relations or {}, facts or {}
+    role = roles.role_asked(question)
+    if role:
+        relations, facts = roles.only_holders(role, relations, facts)
     collections = readable_collections(ctx, {})
     sources = sources_from_chunks(_chunk_ids(relations, facts), collection_ids=collections)
     texts = {
@@ -127,9 +134,15 @@ def write_graph_answer(
     }
     found = bool(relations.get("entities") or facts.get("facts") or facts.get("paths")
                  or facts.get("related"))  # fmt: skip
-    if not found:
-        text = send_text(ctx, [NOTHING_FOUND])
-        return answer(route=Route.GRAPH, content=text, data=data)
+    if role:
+        data["role"] = role
+    # Words no readable document holds ("unicorns") are nothing the graph can speak to:
+    # the neighbours of the other words it names would not answer the question.
+    data["unknown_words"] = unknown_words(question, collections) if found else []
+    if not found or data["unknown_words"]:
+        return _nothing(ctx, data, role=role, tried=tried or {}, routed=routed)
+    declined = elsewhere.database_declined(tried or {})
+    prefix = send_text(ctx, [f"{declined} The knowledge graph says:\n\n"]) if declined else ""
     cited: list[dict[str, Any]] = []
     text = ""
     if llm.llm_configured() and sources:
@@ -158,7 +171,31 @@ def write_graph_answer(
         data["writer"] = "extractive"
     if cited:
         ctx.send("sources", sources=cited)
-    return answer(route=Route.GRAPH, content=text, sources=cited, data=data)
+    return answer(route=Route.GRAPH, content=prefix + text, sources=cited, data=data)
+
+
+def _nothing(
+    ctx: RunContext, data: dict[str, Any], *, role: str, tried: dict[str, Any], routed: str
+) -> dict[str, Any]:
+    """Says the graph does not answer, and why when it can: no one holds the role asked
+    for, or the question names something no readable document mentions."""
+    said = NOTHING_FOUND
+    if data["unknown_words"]:
+        words = ", ".join(repr(w) for w in data["unknown_words"][:3])
+        said = f"None of the documents you can read mentions {words}."
+    elif role:
+        said = f"The knowledge graph you can read records no one as {role}."
+    notes = elsewhere.notes(tried, answering=Route.GRAPH)
+    text = send_text(ctx, [said, *(f" {note}" for note in notes)])
+    outcome = elsewhere.unanswered(routed or Route.GRAPH)
+    return answer(route=Route.GRAPH, content=text, data=data, outcome=outcome)
+
+
+def unknown_words(question: str, collection_ids: Sequence[int]) -> list[str]:
+    found = keyword_evidence(question, tuple(collection_ids))
+    if found is None:
+        return []
+    return [term for term in found.terms if not found.frequencies.get(term)]
 
 
 def _texts(

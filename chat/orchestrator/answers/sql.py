@@ -7,7 +7,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from chat.models import DisplayFormat, Route
+from chat.models import DisplayFormat, Outcome, Route
+from chat.orchestrator.answers import elsewhere
 from chat.orchestrator.answers.common import answer, example_questions, send_text
 
 MAX_BAR_ROWS = 30
@@ -90,9 +91,16 @@ def _rephrasings(sql: dict[str, Any], question: str) -> list[str]:
     return suggestions[:3]
 
 
-def write_sql_answer(question: str, result: dict[str, Any], ctx: Any) -> dict[str, Any]:
+def write_sql_answer(
+    question: str,
+    result: dict[str, Any],
+    ctx: Any,
+    *,
+    tried: dict[str, Any] | None = None,
+    routed: str = "",
+) -> dict[str, Any]:
     """`result` is the sql_agent tool's output ({"answer": SqlAnswer dict, ...}) or the
-    SqlAnswer dict itself."""
+    SqlAnswer dict itself. `tried` and `routed` as for write_document_answer."""
     inner = result.get("answer")
     sql: dict[str, Any] = inner if isinstance(inner, dict) else result
     status = sql.get("status") or "error"
@@ -110,10 +118,30 @@ def write_sql_answer(question: str, result: dict[str, Any], ctx: Any) -> dict[st
             display_format=display_format(columns, rows, chart),
             data=data,
             follow_ups=sql.get("follow_ups") or [],
+            outcome=Outcome.PARTIAL if sql.get("truncated") else Outcome.ANSWERED,
         )
+    return _declined(question, sql, data, ctx, tried=tried or {}, routed=routed)
+
+
+def _declined(
+    question: str,
+    sql: dict[str, Any],
+    data: dict[str, Any],
+    ctx: Any,
+    *,
+    tried: dict[str, Any],
+    routed: str,
+) -> dict[str, Any]:
+    """A decline said as one: the reason, what was understood, terms near the words it
+    could not place, what else was tried, and questions the database does answer."""
     reason = sql.get("reason") or "the question could not be read as a database question"
     suggestions = _rephrasings(sql, question or sql.get("question") or "")
     pieces = [f"I cannot answer this from the business database: {reason.rstrip('.')}."]
+    if sql.get("understood"):
+        pieces.append(f" I did understand: {'; '.join(sql['understood'][:5])}.")
+    if sql.get("nearby"):
+        pieces.append(f" Terms it knows that come close: {', '.join(sql['nearby'][:5])}.")
+    pieces += [f" {note}" for note in elsewhere.notes(tried, answering=Route.SQL)]
     if suggestions:
         pieces.append("\n\nQuestions it can answer look like these:")
         pieces += [f"\n- {s}" for s in suggestions]
@@ -124,4 +152,5 @@ def write_sql_answer(question: str, result: dict[str, Any], ctx: Any) -> dict[st
         )
     text = send_text(ctx, pieces)
     data.update(chart=None, row_count=0)
-    return answer(route=Route.SQL, content=text, data=data, follow_ups=suggestions)
+    outcome = elsewhere.unanswered(routed or Route.SQL)
+    return answer(route=Route.SQL, content=text, data=data, follow_ups=suggestions, outcome=outcome)

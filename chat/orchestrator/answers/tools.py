@@ -1,12 +1,14 @@
 """The answer writers as tools a workflow's respond step calls (no circuit breaker: they
-only format). Each returns {"content", "route", "display_format", "sources", "data",
-"follow_ups"} and streams its text as `token` events.
+only format). Each returns {"content", "route", "outcome", "display_format", "sources",
+"data", "follow_ups"} and streams its text as `token` events.
 
 Inputs (the question defaults to the one asked):
 - write_document_answer: {"question"?, "search": document_search output}
 - write_sql_answer: {"question"?, "result": sql_agent output}
 - write_graph_answer: {"question"?, "relations"?: entity_query output,
   "facts"?: knowledge_graph output}
+  each of these three also takes "tried" (every route's result this turn) and "routed"
+  (the router's route), to say what else was tried and did not answer;
 - write_general_answer: {"question"?}
 - write_clarification: {"question"?, "options"?: [str], "scores"?: {route: score}}
   (or "decision": a route decision with its scores)
@@ -18,7 +20,7 @@ what could not be done, in the tool's own safe words.
 
 from typing import Any
 
-from chat.models import Route
+from chat.models import Outcome, Route
 from chat.orchestrator.answers.common import answer, send_text
 from chat.orchestrator.answers.documents import write_document_answer
 from chat.orchestrator.answers.general import (
@@ -51,7 +53,17 @@ def _failed(part: dict[str, Any]) -> str:
 
 def _failure_answer(route: str, error: str, ctx: RunContext) -> dict[str, Any]:
     text = send_text(ctx, [f"I could not answer this: {error.rstrip('.')}."])
-    return answer(route=route, content=text, data={"error": error})
+    return answer(route=route, content=text, data={"error": error}, outcome=Outcome.DECLINED)
+
+
+def _tried(inputs: dict[str, Any]) -> dict[str, Any]:
+    """What the other routes found this turn and the router's route, for the writer to say
+    what did not answer."""
+    tried = inputs.get("tried")
+    return {
+        "tried": tried if isinstance(tried, dict) else {},
+        "routed": str(inputs.get("routed") or ""),
+    }
 
 
 @register("write_document_answer", "Writes the answer from document search results.",
@@ -60,7 +72,7 @@ def run_document_answer(inputs: dict[str, Any], ctx: RunContext) -> dict[str, An
     search = _part(inputs, "search") or inputs
     if error := _failed(search):
         return _failure_answer(Route.DOCUMENTS, error, ctx)
-    return write_document_answer(_question(inputs, ctx), search, ctx)
+    return write_document_answer(_question(inputs, ctx), search, ctx, **_tried(inputs))
 
 
 @register("write_sql_answer", "Writes the answer from the SQL agent's result.",
@@ -71,7 +83,7 @@ def run_sql_answer(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         return _failure_answer(Route.SQL, error, ctx)
     if not isinstance(result.get("answer"), dict) and "status" not in result:
         raise ToolError("result: the sql_agent output ({answer: ...}) is required")
-    return write_sql_answer(_question(inputs, ctx), result, ctx)
+    return write_sql_answer(_question(inputs, ctx), result, ctx, **_tried(inputs))
 
 
 @register("write_graph_answer", "Writes the answer from entity and knowledge-graph results.",
@@ -87,6 +99,7 @@ def run_graph_answer(inputs: dict[str, Any], ctx: RunContext) -> dict[str, Any]:
         ctx,
         relations=relations if not _failed(relations) else None,
         facts=facts if not _failed(facts) else None,
+        **_tried(inputs),
     )
 
 

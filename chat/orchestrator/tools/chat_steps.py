@@ -10,7 +10,7 @@
 
 from typing import Any
 
-from chat.models import Route
+from chat.models import Outcome, Route
 from chat.orchestrator import planning
 from chat.orchestrator.answers.common import answer, send_text
 from chat.orchestrator.context import RunContext
@@ -59,6 +59,11 @@ def run_write_calculation(inputs: dict[str, Any], ctx: RunContext) -> dict[str, 
     calculation = inputs.get("calculation") or {}
     if calculation.get("ok") is False:
         text = send_text(ctx, [f"I could not calculate that: {calculation.get('error')}"])
-        return answer(route=Route.GENERAL, content=text, data={"error": calculation.get("error")})
+        return answer(
+            route=Route.GENERAL,
+            content=text,
+            data={"error": calculation.get("error")},
+            outcome=Outcome.DECLINED,
+        )
     text = send_text(ctx, [f"{calculation['expression']} = **{calculation['result']}**"])
     return answer(route=Route.GENERAL, content=text, data={"calculation": calculation})
