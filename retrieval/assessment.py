@@ -2,7 +2,6 @@
 router: how strongly the question's keywords match, which of its words the documents hold,
 and which entities of those documents it names. It decides nothing; the router weighs it."""
 
-import math
 import re
 import time
 from collections.abc import Iterable
@@ -15,7 +14,7 @@ from django.db.models.functions import Lower
 from ingestion.models import Collection, Entity, EntityMention
 
 from . import sql
-from .search.keyword_search import keyword_search
+from .search.keyword_search import bm25_idf, keyword_search
 from .search.query_terms import query_keywords
 from .search.scope import Scope
 
@@ -47,9 +46,7 @@ def keyword_evidence(text: str, collection_ids: tuple[int, ...]) -> KeywordEvide
         frequencies = {term: int(df) for term, df in cursor.fetchall()}
     if not total:
         return None
-    idf = {
-        t: math.log(1.0 + (total - frequencies[t] + 0.5) / (frequencies[t] + 0.5)) for t in terms
-    }
+    idf = {t: bm25_idf(total, frequencies[t]) for t in terms}
     hits = keyword_search(terms, Scope(collection_ids, ()), weights=idf, limit=1)
     return KeywordEvidence(terms, frequencies, idf, hits[0].score if hits else 0.0)
 

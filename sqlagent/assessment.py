@@ -16,7 +16,9 @@ from typing import Any
 
 from registries.services import load_semantic_layer
 
+from .agent import Source
 from .question_terms import QuestionReading, QuestionTerms, extract_terms
+from .value_index import value_index
 from .vocabulary import Vocabulary, phrase, vocabulary
 
 logger = logging.getLogger(__name__)
@@ -84,9 +86,6 @@ def _build_words(layer: Any) -> WarehouseWords:
     codes: tuple[str, ...] = ()
     note = ""
     try:
-        from .agent import Source
-        from .value_index import value_index
-
         source = Source.named(None)
         index = value_index(layer, source.url, agent=source.agent_login)
         values, codes = index.values, tuple(pattern for _, _, pattern in index.codes)

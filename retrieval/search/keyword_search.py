@@ -34,12 +34,12 @@ def term_weights(terms: Sequence[str], scope: Scope) -> dict[str, float]:
         total = int(cursor.fetchone()[0])
         cursor.execute(sql.TERM_FREQUENCIES, params)
         frequencies = {term: int(df) for term, df in cursor.fetchall()}
-    return {
-        term: math.log(
-            1.0 + (total - frequencies.get(term, 0) + 0.5) / (frequencies.get(term, 0) + 0.5)
-        )
-        for term in terms
-    }
+    return {term: bm25_idf(total, frequencies.get(term, 0)) for term in terms}
+
+
+def bm25_idf(total: int, frequency: int) -> float:
+    """BM25's inverse document frequency of a term `frequency` of `total` chunks hold."""
+    return math.log(1.0 + (total - frequency + 0.5) / (frequency + 0.5))
 
 
 def keyword_search(

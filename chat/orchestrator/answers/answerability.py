@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from chat.orchestrator.answers.extractive import Sentence, coverage
-from retrieval.services import KeywordEvidence, keyword_evidence
+from retrieval.services import KeywordEvidence
 
 MODEL_FILE = Path(__file__).resolve().parent / "answerability.json"
 FEATURES = (
@@ -74,10 +74,10 @@ def evidence(
     question: str,
     results: Sequence[dict[str, Any]],
     sentences: Sequence[Sentence],
-    collection_ids: tuple[int, ...],
+    keywords: KeywordEvidence | None,
 ) -> tuple[dict[str, float], list[str]]:
-    """The features of (question, passages), and the keywords no readable chunk holds."""
-    keywords = keyword_evidence(question, collection_ids)
+    """The features of (question, passages), and the keywords no readable chunk holds.
+    `keywords`: the question's keyword evidence over the readable chunks."""
     covered, absent, missing = _keyword_shares(keywords, results[:PASSAGES_READ])
     # An answer usually stands in one passage: the best single passage's share.
     alone = max((_keyword_shares(keywords, [r])[0] for r in results[:PASSAGES_READ]), default=0.0)
@@ -156,9 +156,9 @@ def judge(
     question: str,
     results: Sequence[dict[str, Any]],
     sentences: Sequence[Sentence],
-    collection_ids: tuple[int, ...],
+    keywords: KeywordEvidence | None,
 ) -> Verdict:
-    features, missing = evidence(question, results, sentences, collection_ids)
+    features, missing = evidence(question, results, sentences, keywords)
     threshold = float(model()["threshold"])
     p = probability(features)
     return Verdict(p >= threshold, p, threshold, features, missing, absent_names(question, missing))

@@ -19,7 +19,7 @@ from chat.orchestrator.answer_evaluation import split_of
 from chat.orchestrator.answers import answerability, extractive
 from chat.orchestrator.context import RunContext
 from chat.orchestrator.tools.documents import search_documents
-from retrieval.services import readable_collection_ids
+from retrieval.services import keyword_evidence, readable_collection_ids
 
 C = 0.3  # regularisation: few questions, several correlated features
 
@@ -55,7 +55,8 @@ def features_of(question: str, user: Any) -> dict[str, float]:
     search = search_documents({"query": question}, ctx)
     results = list(search.get("results") or [])
     scored = extractive.score_sentences(question, results) if results else []
-    found, _ = answerability.evidence(question, results, scored, readable_collection_ids(user))
+    keywords = keyword_evidence(question, readable_collection_ids(user))
+    found, _ = answerability.evidence(question, results, scored, keywords)
     return found
 
 

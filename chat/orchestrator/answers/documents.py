@@ -207,16 +207,13 @@ def _from_passages(
             return text, cited if grounded else [], {**written, "grounded": bool(grounded)}
     routed_section = bool(extractive.section_lines(results))
     scored = [] if routed_section else extractive.score_sentences(question, results)
-    verdict = answerability.judge(question, results, scored, readable_ids(ctx))
+    keywords = ctx.analysis.keywords(question, readable_collection_ids(ctx.user))
+    verdict = answerability.judge(question, results, scored, keywords)
     details: dict[str, Any] = {"answerability": verdict.as_dict(), **unavailable}
     if not (verdict.answerable or routed_section):
         return "", [], {**details, "method": "extractive"}
     text, cited, found = extractive_text(ctx, results, sources, scored)
     return text, cited, {**details, **found}
-
-
-def readable_ids(ctx: RunContext) -> tuple[int, ...]:
-    return readable_collection_ids(ctx.user)
 
 
 def _not_found(

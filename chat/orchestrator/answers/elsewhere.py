@@ -11,7 +11,7 @@ DOCUMENTS_EMPTY = "Nothing in the documents you can read matches this question."
 GRAPH_EMPTY = "The knowledge graph records nothing that answers this."
 
 
-def _sql_answer(sql: dict[str, Any]) -> dict[str, Any]:
+def sql_answer(sql: dict[str, Any]) -> dict[str, Any]:
     """The SqlAnswer dict of the sql_agent tool's output (or the output itself)."""
     inner = sql.get("answer")
     return inner if isinstance(inner, dict) else sql
@@ -22,7 +22,7 @@ def database_declined(tried: dict[str, Any]) -> str:
     sql = tried.get("sql")
     if not isinstance(sql, dict):
         return ""
-    inner = _sql_answer(sql)
+    inner = sql_answer(sql)
     if sql.get("ok") is False:
         return DATABASE_DECLINED.format(reason=str(sql.get("error") or "it failed").rstrip("."))
     if inner.get("status") in ("declined", "error"):
@@ -37,7 +37,7 @@ def database_found_none(tried: dict[str, Any]) -> dict[str, Any] | None:
     sql = tried.get("sql")
     if not isinstance(sql, dict) or sql.get("ok") is False:
         return None
-    return sql if _sql_answer(sql).get("status") == "empty" else None
+    return sql if sql_answer(sql).get("status") == "empty" else None
 
 
 def notes(tried: dict[str, Any], *, answering: str) -> list[str]:

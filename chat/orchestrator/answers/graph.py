@@ -14,7 +14,7 @@ from chat.orchestrator.context import RunContext
 from chat.orchestrator.tools.documents import sources_from_chunks
 from chat.orchestrator.tools.graph import readable_collections
 from core.providers import llm
-from retrieval.services import keyword_evidence
+from retrieval.services import KeywordEvidence
 
 NOTHING_FOUND = "The knowledge graph you can read names nothing this question asks about."
 MAX_LISTED = 12
@@ -138,7 +138,9 @@ def write_graph_answer(
         data["role"] = role
     # Words no readable document holds ("unicorns") are nothing the graph can speak to:
     # the neighbours of the other words it names would not answer the question.
-    data["unknown_words"] = unknown_words(question, collections) if found else []
+    data["unknown_words"] = (
+        unknown_words(ctx.analysis.keywords(question, collections)) if found else []
+    )
     if not found or data["unknown_words"]:
         return _nothing(ctx, data, role=role, tried=tried or {}, routed=routed)
     declined = elsewhere.database_declined(tried or {})
@@ -191,11 +193,11 @@ def _nothing(
     return answer(route=Route.GRAPH, content=text, data=data, outcome=outcome)
 
 
-def unknown_words(question: str, collection_ids: Sequence[int]) -> list[str]:
-    found = keyword_evidence(question, tuple(collection_ids))
-    if found is None:
+def unknown_words(keywords: KeywordEvidence | None) -> list[str]:
+    """The question's keywords no readable chunk holds."""
+    if keywords is None:
         return []
-    return [term for term in found.terms if not found.frequencies.get(term)]
+    return [term for term in keywords.terms if not keywords.frequencies.get(term)]
 
 
 def _texts(

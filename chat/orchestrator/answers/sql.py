@@ -101,8 +101,7 @@ def write_sql_answer(
 ) -> dict[str, Any]:
     """`result` is the sql_agent tool's output ({"answer": SqlAnswer dict, ...}) or the
     SqlAnswer dict itself. `tried` and `routed` as for write_document_answer."""
-    inner = result.get("answer")
-    sql: dict[str, Any] = inner if isinstance(inner, dict) else result
+    sql = elsewhere.sql_answer(result)
     status = sql.get("status") or "error"
     data = {key: value for key, value in sql.items() if key != "trace"}
     if status in ("answered", "empty"):

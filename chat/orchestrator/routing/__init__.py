@@ -108,7 +108,13 @@ def route_question(
     )
     timings["entities"] = ms_since(clock)
     clock = time.perf_counter()
-    signals.documents(text, collection_ids, words, sql.explained | named, evidence)
+    signals.documents(
+        text,
+        lambda: reading.keywords(text, collection_ids),
+        words,
+        sql.explained | named,
+        evidence,
+    )
     timings["documents"] = ms_since(clock)
     clock = time.perf_counter()
     add_examples(embedding, evidence)

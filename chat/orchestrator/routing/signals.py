@@ -18,7 +18,7 @@ from chat.orchestrator.routing.wording import (
     RULE_QUESTION,
     VAGUE,
 )
-from retrieval.services import GRAPH_TYPES, keyword_evidence, known_entities
+from retrieval.services import GRAPH_TYPES, KeywordEvidence, known_entities
 from sqlagent.services import (
     CODE_TOKEN,
     FUNCTION_WORDS,
@@ -58,7 +58,7 @@ def sql(text: str, words: WarehouseWords, evidence: Evidence) -> SqlEvidence:
 
 def documents(
     text: str,
-    collection_ids: tuple[int, ...],
+    keywords: Callable[[], KeywordEvidence | None],
     words: WarehouseWords,
     explained: set[str],
     evidence: Evidence,
@@ -74,7 +74,7 @@ def documents(
             Route.DOCUMENTS, min(0.25 * len(cues), 0.5),
             "document wording: " + ", ".join(sorted(cues)),
         )  # fmt: skip
-    found = keyword_evidence(text, collection_ids)
+    found = keywords()
     if found is None:
         return
     # Words the documents hold and the warehouse does not know say most: "wind", "per
