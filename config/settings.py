@@ -319,6 +319,9 @@ MAX_QUERY_ROWS = env.int("MAX_QUERY_ROWS", default=100)
 SQL_MAX_QUESTION_CHARS = env.int("SQL_MAX_QUESTION_CHARS", default=2000)
 # Rows a person with no data scope sees: "all" (staff see every customer) or "none".
 SQL_DEFAULT_SCOPE = env.str("SQL_DEFAULT_SCOPE", default="all")
+# A schema-linked plan runs at this confidence or above; unset, the cut fitted with the
+# confidence model on development data (sqlagent/linking/confidence.json).
+SQL_LINKED_MIN_CONFIDENCE = env.float("SQL_LINKED_MIN_CONFIDENCE", default=None)
 
 # registries
 # The data source the SQL agent answers from when none is named (its URL: WAREHOUSE_URL).

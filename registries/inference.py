@@ -17,6 +17,7 @@ from .naming import key, singular, words
 EXACT = 0.8  # the stem names a table exactly: workOrderId -> workOrder
 PLURAL = 0.75  # ... a table named in the plural: customer_id -> customers
 SHARED_KEY = 0.7  # the column is named like another table's primary key: invoice_number
+SHORT_KEY = 0.65  # ... like a key named by its table's initial: aid in author, pid in paper
 SUFFIX = 0.6  # only the stem's last words name a table: createdByUserId -> user
 
 _ID_SUFFIX = re.compile(r"^(?P<stem>.+?)(?:_id|_ID|Id|ID)$")
@@ -33,10 +34,26 @@ class InferredRelationship:
     reason: str
 
 
-def _target_column(table: TableInfo, column: str) -> str | None:
-    """The column a reference to `table` points at: its single primary key, else `id`."""
+def _own_key(table: TableInfo) -> str | None:
+    """The table's single primary key; without one declared, a column named as its key:
+    `id`, `<table>_id`, or the table's initial and `id` (`aid` in author)."""
     if len(table.primary_key) == 1:
         return table.primary_key[0]
+    if table.primary_key:
+        return None
+    names = {key(c.name): c.name for c in table.columns}
+    stem = key(table.name)
+    for candidate in (f"{stem}id", f"{singular(stem)}id", f"{stem[:1]}id", "id"):
+        if candidate in names:
+            return names[candidate]
+    return None
+
+
+def _target_column(table: TableInfo, column: str) -> str | None:
+    """The column a reference to `table` points at: its single primary key, else `id`."""
+    own = _own_key(table)
+    if own is not None:
+        return own
     names = {c.name for c in table.columns}
     if "id" in names:
         return "id"
@@ -74,8 +91,9 @@ def infer_relationships(schema: IntrospectedSchema) -> list[InferredRelationship
     declared = {(fk.from_table, fk.from_column) for fk in schema.foreign_keys}
     primary_owners: dict[str, list[TableInfo]] = {}
     for table in tables:
-        if len(table.primary_key) == 1 and table.primary_key[0].lower() != "id":
-            primary_owners.setdefault(table.primary_key[0], []).append(table)
+        own = _own_key(table)
+        if own is not None and own.lower() != "id":
+            primary_owners.setdefault(own, []).append(table)
     found: list[InferredRelationship] = []
     for table in tables:
         own_key = table.primary_key
@@ -129,7 +147,9 @@ def _by_shared_key(
 ) -> tuple[TableInfo, float, str] | None:
     candidates = [t for t in owners.get(column, []) if t.name != table.name]
     # A table whose own single key has the same name is a peer, not a child: no direction.
-    if len(candidates) != 1 or table.primary_key == (column,):
+    if len(candidates) != 1 or _own_key(table) == column:
         return None
     target = candidates[0]
-    return target, SHARED_KEY, f"{column!r} is the primary key of {target.name!r}"
+    if target.primary_key:
+        return target, SHARED_KEY, f"{column!r} is the primary key of {target.name!r}"
+    return target, SHORT_KEY, f"{column!r} is named as the key of {target.name!r}"

@@ -17,6 +17,9 @@ import environ
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.utils import load_backend
 
+from core.databases.postgres import set_search_path
+from core.databases.urls import WarehouseUrl, without_schema
+
 from . import sql
 
 # What Django's ConnectionHandler fills in for configured databases; a connection made at
@@ -98,7 +101,7 @@ class IntrospectedSchema:
 
 
 def database_config(url: str) -> dict[str, Any]:
-    scheme, sep, rest = url.partition("://")
+    scheme, sep, rest = without_schema(url).partition("://")
     base = scheme.split("+")[0].lower()
     config = environ.Env.db_url_config(f"{_SCHEME_ALIASES.get(base, base)}{sep}{rest}")
     for key, value in _ALIAS_DEFAULTS.items():
@@ -117,6 +120,9 @@ def warehouse_connection(url: str) -> Iterator[BaseDatabaseWrapper]:
     backend = load_backend(config["ENGINE"])
     connection = backend.DatabaseWrapper(config, f"registries-{uuid.uuid4().hex[:12]}")
     try:
+        if connection.vendor == "postgresql":
+            connection.ensure_connection()
+            set_search_path(connection.connection, WarehouseUrl.parse(url).schemas)
         yield connection
     finally:
         connection.close()

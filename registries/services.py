@@ -6,11 +6,12 @@ by the apps above it.
   a cached, versioned snapshot (`SemanticLayer` with its `Table`s, `Column`s,
   `Relationship`s, `Term`s and `Resolution`s);
 - describing a database nobody described yet: `introspect` then `bootstrap`;
-- third-party sample databases for evaluation: `datasets_dir`, `BUSINESS_SPIDER_DBS`.
+- third-party sample databases for evaluation: `datasets_dir`, `BUSINESS_SPIDER_DBS`,
+  `spider_split`.
 """
 
 from .bootstrap import bootstrap
-from .datasets import BUSINESS_SPIDER_DBS, datasets_dir
+from .datasets import BUSINESS_SPIDER_DBS, SPIDER_SPLITS, datasets_dir, spider_split
 from .models.base import dialect_of
 from .semantic_layer import (
     NEVER_BRIDGE_ROLES,
@@ -27,6 +28,7 @@ from .sync import introspect
 __all__ = [
     "BUSINESS_SPIDER_DBS",
     "NEVER_BRIDGE_ROLES",
+    "SPIDER_SPLITS",
     "Column",
     "Relationship",
     "Resolution",
@@ -38,4 +40,5 @@ __all__ = [
     "dialect_of",
     "introspect",
     "load_semantic_layer",
+    "spider_split",
 ]

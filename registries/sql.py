@@ -43,5 +43,8 @@ def create_database(quoted: str) -> str:
 
 
 def insert_rows(quoted_table: str, quoted_columns: list[str]) -> str:
+    """An INSERT with %s placeholders; a % inside a name (`%_Change_2007`) is doubled so the
+    driver's parameter formatting leaves it alone."""
     marks = ", ".join(["%s"] * len(quoted_columns))
-    return f"INSERT INTO {quoted_table} ({', '.join(quoted_columns)}) VALUES ({marks})"  # noqa: S608
+    names = ", ".join(quoted_columns).replace("%", "%%")
+    return f"INSERT INTO {quoted_table.replace('%', '%%')} ({names}) VALUES ({marks})"  # noqa: S608

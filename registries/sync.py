@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
-from .inference import infer_relationships
+from .inclusion import check_inclusion
+from .inference import InferredRelationship, infer_relationships
 from .introspection import IntrospectedSchema, read_schema
 from .models import (
     DataSource,
@@ -53,18 +54,23 @@ class IntrospectionReport:
 
 def introspect(source: DataSource, *, infer: bool = True) -> IntrospectionReport:
     """Read the data source's database and bring its registry rows up to date."""
-    schema = read_schema(source.resolved_url())
-    return store(source, schema, infer=infer)
+    url = source.resolved_url()
+    schema = read_schema(url)
+    return store(source, schema, infer=infer, url=url)
 
 
 @transaction.atomic
 def store(
-    source: DataSource, schema: IntrospectedSchema, *, infer: bool = True
+    source: DataSource, schema: IntrospectedSchema, *, infer: bool = True, url: str | None = None
 ) -> IntrospectionReport:
+    """`url`: the database to check inferred relationships against (none: names only)."""
     report = IntrospectionReport(source.name)
+    inferred = infer_relationships(schema) if infer else []
+    if url is not None:
+        inferred = check_inclusion(url, inferred)
     with one_bump(source.pk):
         _store_schema(source, schema, report)
-        _store_relationships(source, schema, report, infer=infer)
+        _store_relationships(source, schema, report, inferred)
         source.introspected_at = timezone.now()
         source.save(update_fields=["introspected_at"])
     return report
@@ -118,7 +124,10 @@ def _store_schema(
 
 
 def _store_relationships(
-    source: DataSource, schema: IntrospectedSchema, report: IntrospectionReport, *, infer: bool
+    source: DataSource,
+    schema: IntrospectedSchema,
+    report: IntrospectionReport,
+    inferred: list[InferredRelationship],
 ) -> None:
     unique = {(t.name, c.name) for t in schema.tables for c in t.columns if c.unique}
     wanted: dict[tuple[str, str, str, str], dict[str, object]] = {}
@@ -132,8 +141,8 @@ def _store_relationships(
             "source": Provenance.INTROSPECTION,
         }
     report.foreign_keys = len(wanted)
-    if infer:
-        for edge in infer_relationships(schema):
+    if inferred:
+        for edge in inferred:
             wanted.setdefault(
                 (edge.from_table, edge.from_column, edge.to_table, edge.to_column),
                 {

@@ -26,6 +26,9 @@ from sqlagent.data_scope import scope_for
 from sqlagent.declines import decline_notes
 from sqlagent.execution import ExecutionError, ExecutionResult, execute_read, with_row_limit
 from sqlagent.fan_out import guard_fan_out
+from sqlagent.linking import LinkedPlan, Unreadable, links_text, plan_linked
+from sqlagent.linking.confidence import threshold as linking_threshold
+from sqlagent.linking.values import stored_values
 from sqlagent.plan import CannotAnswer, QueryPlan
 from sqlagent.question_terms import QuestionReading, QuestionTerms, extract_terms
 from sqlagent.resolution import Resolved, resolve
@@ -46,6 +49,11 @@ class Source:
     url: str
     agent_login: bool  # the warehouse's read-only agent login, with key and row scope
 
+    @property
+    def curated(self) -> bool:
+        """A person confirmed some of its terms (not only the bootstrap's suggestions)."""
+        return any(not term.suggested for term in self.layer.terms)
+
     @classmethod
     def named(cls, name: str | None) -> "Source":
         layer = load_semantic_layer(name)
@@ -60,6 +68,7 @@ class Planned:
     resolved: Resolved
     plan: QueryPlan | None
     declined: str = ""  # why the plan could not be made
+    linked: LinkedPlan | None = None  # the schema-linked reading, where the plan declined
 
 
 @dataclass(frozen=True)
@@ -110,9 +119,11 @@ def ask(
     planned = _plan(question, target, clock, today or timezone.localdate(), reading)
     answer.plan = planned.plan
     use_llm = llm_configured()
-    if planned.plan is None and not use_llm:
-        _explain_decline(answer, planned.terms, target)
-        return _decline(answer, clock, planned.declined)
+    if not use_llm and (planned.plan is None or not target.curated):
+        why = _prefer_linked(planned, answer, target, clock)
+        if planned.plan is None and planned.linked is None:
+            _explain_decline(answer, planned.terms, target)
+            return _decline(answer, clock, why or planned.declined)
     if planned.plan is not None:
         finalize.describe_tables(answer, planned.plan)
     run = _Run(target, planned, scope, answer, clock, use_llm)
@@ -161,19 +172,73 @@ def _plan(
     return Planned(terms, resolved, plan)
 
 
+def _prefer_linked(planned: Planned, answer: SqlAnswer, target: Source, clock: StepClock) -> str:
+    """Where nobody confirmed the registry's terms, evidence from the schema and its values
+    goes first and the term planner is the fallback; elsewhere the other way round. Returns
+    why the linked reading was not taken ("" when it was, or had nothing to say)."""
+    planned.linked, why = _link(answer.question, target, clock)
+    if planned.linked is not None:
+        planned.plan = answer.plan = None
+        answer.tables = [
+            {"table": t, "reason": "named by the question"} for t in planned.linked.intent.tables
+        ]
+    return why
+
+
+def _link(question: str, target: Source, clock: StepClock) -> tuple[LinkedPlan | None, str]:
+    """The schema-linked reading when it is sure enough, else why not ("" when it has
+    nothing to add to the planner's own reason)."""
+    with clock.step("linking") as out:
+        values = stored_values(target.layer, target.url, agent=target.agent_login)
+        try:
+            linked = plan_linked(question, target.layer, values)
+        except Unreadable as error:
+            out["declined"] = str(error)
+            return None, ""
+        out["links"] = linked.links
+        out["confidence"] = linked.confidence
+        out["evidence"] = linked.evidence.features()
+    cut = linking_threshold()
+    if linked.confidence < cut:
+        return None, (
+            f"my best reading of the question is not sure enough to run (confidence "
+            f"{linked.confidence:.2f}, below {cut:.2f})"
+        )
+    return linked, ""
+
+
+def _reading(question: str, target: Source) -> LinkedPlan | None:
+    """The schema-linked reading at any confidence, as context for an LLM."""
+    values = stored_values(target.layer, target.url, agent=target.agent_login)
+    try:
+        return plan_linked(question, target.layer, values)
+    except Unreadable:
+        return None
+
+
 def _generate(run: _Run, history: Sequence[Turn]) -> exp.Expression:
     question, target, planned, answer = run.answer.question, run.target, run.planned, run.answer
+    if planned.linked is not None:
+        answer.generator = "linked"
+        return planned.linked.statement
     with run.clock.step("generation", generator="llm" if run.use_llm else "compiler") as out:
         if run.use_llm:
+            tables = sql_generation.tables_in_context(
+                planned.plan, planned.resolved, target.layer, question=question
+            )
+            reading = (
+                _reading(question, target) if planned.plan is None or not target.curated else None
+            )
+            if reading is not None:
+                tables = list(dict.fromkeys([*reading.intent.tables, *tables]))
             try:
                 generated = sql_generation.generate_sql(
                     question=question,
                     layer=target.layer,
-                    tables=sql_generation.tables_in_context(
-                        planned.plan, planned.resolved, target.layer, question=question
-                    ),
+                    tables=tables,
                     plan=planned.plan,
                     history=history,
+                    links=links_text(reading) if reading is not None else "",
                 )
             except sql_generation.LLMUnavailable as error:
                 if planned.plan is None:

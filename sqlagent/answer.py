@@ -44,7 +44,7 @@ class SqlAnswer:
     reason: str = ""  # why declined or failed
     sql: str | None = None
     dialect: str = "mysql"
-    generator: Literal["compiler", "llm", ""] = ""
+    generator: Literal["compiler", "linked", "llm", ""] = ""
     tables: list[dict[str, str]] = field(default_factory=list)  # {"table", "reason"}
     join_path: list[str] = field(default_factory=list)  # "a.x = b.id"
     columns: list[str] = field(default_factory=list)

@@ -10,7 +10,6 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from decimal import Decimal
-from itertools import permutations
 from typing import Any
 
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
@@ -67,11 +66,19 @@ def matches(
 
 
 def _assignments(candidates: list[list[int]], width: int) -> list[tuple[int, ...]]:
-    """Distinct answer columns for each gold column (few columns: brute force is fine)."""
-    found = []
-    for chosen in permutations(range(width), len(candidates)):
-        if all(c in fits for c, fits in zip(chosen, candidates, strict=True)):
-            found.append(chosen)
+    """Distinct answer columns for each gold column, at most 51 ways: a search over each
+    gold column's fitting columns, never over every ordering of a wide answer's columns."""
+    found: list[tuple[int, ...]] = []
+
+    def walk(chosen: tuple[int, ...]) -> None:
         if len(found) > 50:
-            break
+            return
+        if len(chosen) == len(candidates):
+            found.append(chosen)
+            return
+        for column in candidates[len(chosen)]:
+            if column not in chosen and column < width:
+                walk((*chosen, column))
+
+    walk(())
     return found

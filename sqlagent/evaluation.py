@@ -10,7 +10,9 @@ that runs and disagrees is wrong; a declined question is neither.
 
 import json
 import logging
+import re
 import statistics
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -32,6 +34,7 @@ from sqlagent.execution import ExecutionError, execute_read
 log = logging.getLogger(__name__)
 
 MAX_TIE_CHOICES = 100  # ways to fill a top-n cut from tied rows worth trying
+_REASON_DETAIL = re.compile(r"'[^']*'(?:, '[^']*')*|\d+(?:\.\d+)?")
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,8 @@ class Outcome:
     sql: str | None
     reason: str
     timings: dict[str, float]
+    generator: str = ""  # compiler, linked or llm
+    linking: dict[str, Any] = field(default_factory=dict)  # the linked reading's evidence
 
 
 @dataclass
@@ -95,10 +100,19 @@ class Report:
             groups.setdefault(outcome.case.db or "", Report()).outcomes.append(outcome)
         return {db: report.summary() for db, report in groups.items()}
 
+    def decline_reasons(self) -> list[tuple[str, int]]:
+        """Why questions were declined, most common first; the words and numbers a reason
+        quotes are left out so that reasons of one kind count together."""
+        kinds = Counter(
+            _REASON_DETAIL.sub("…", o.reason) for o in self.outcomes if o.verdict == "declined"
+        )
+        return kinds.most_common()
+
     def to_json(self) -> dict[str, Any]:
         return {
             "summary": self.summary(),
             "by_db": self.by_db(),
+            "decline_reasons": self.decline_reasons(),
             "questions": [
                 {
                     "question": o.case.question,
@@ -108,6 +122,8 @@ class Report:
                     "gold_sql": o.case.sql,
                     "reason": o.reason,
                     "timings": o.timings,
+                    "generator": o.generator,
+                    "linking": o.linking,
                 }
                 for o in self.outcomes
             ],
@@ -236,16 +252,23 @@ def _evaluate_one(case: Case, source: str | None, url: str, today: date | None) 
     except Exception as error:  # one question's crash is an error in the report, not the end
         log.exception("question failed: %s", case.question)
         return Outcome(case, "error", None, f"{type(error).__name__}: {error}"[:400], {})
+    about: dict[str, Any] = {"generator": answer.generator, "linking": _linking(answer.trace)}
     if answer.status in ("declined", "error"):
         verdict = "declined" if answer.status == "declined" else "error"
-        return Outcome(case, verdict, answer.sql, answer.reason, answer.timings)
+        return Outcome(case, verdict, answer.sql, answer.reason, answer.timings, **about)
     ordered = case.ordered if case.ordered is not None else gold_orders(case.sql, dialect)
     if not answer.truncated and (
         matches(gold, answer.rows, ordered=ordered)
         or any(matches(other, answer.rows, ordered=False) for other in tied_golds(case, url, gold))
     ):
-        return Outcome(case, "correct", answer.sql, "", answer.timings)
-    return Outcome(case, "wrong", answer.sql, _difference(gold, answer.rows), answer.timings)
+        return Outcome(case, "correct", answer.sql, "", answer.timings, **about)
+    difference = _difference(gold, answer.rows)
+    return Outcome(case, "wrong", answer.sql, difference, answer.timings, **about)
+
+
+def _linking(trace: list[dict[str, Any]]) -> dict[str, Any]:
+    ended = [e for e in trace if e["step"] == "linking" and e["status"] == "end"]
+    return dict(ended[-1]["detail"]) if ended else {}
 
 
 def _difference(gold: list[tuple[Any, ...]], rows: list[list[Any]]) -> str:

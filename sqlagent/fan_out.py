@@ -33,9 +33,10 @@ class _Joined:
     def repeats(self, alias: str) -> bool:
         return _repeats(alias, self.edges)
 
-    def key(self, alias: str) -> str:
-        """The key column of the table behind `alias`."""
-        return self.layer.tables[self.tables[alias]].primary_key or "id"
+    def key(self, alias: str) -> str | None:
+        """The key column of the table behind `alias`; None when it has none to count by."""
+        table = self.layer.tables[self.tables[alias]]
+        return table.primary_key or ("id" if "id" in table.columns else None)
 
 
 def guard_fan_out(
@@ -130,7 +131,11 @@ def _distinct_counts(select: exp.Select, joined: _Joined, notes: list[str]) -> e
             continue
         if not joined.repeats(alias):
             continue
-        key = exp.column(joined.key(alias), table=alias, quoted=True)
+        name = joined.key(alias)
+        if name is None:
+            notes.append(f"COUNT over {tables[alias]} may count a row twice: it has no key")
+            continue
+        key = exp.column(name, table=alias, quoted=True)
         count.set("this", exp.Distinct(expressions=[key]))
         notes.append(f"COUNT over {tables[alias]} counts each row once (COUNT DISTINCT)")
     return select
@@ -160,8 +165,12 @@ def _pre_aggregated(select: exp.Select, joined: _Joined, notes: list[str]) -> ex
         for c in agg.find_all(exp.Column)
         if c.table in tables
     }
-    for alias in sorted(measured):
-        keep(exp.column(joined.key(alias), table=alias))
+    keys = {alias: joined.key(alias) for alias in sorted(measured)}
+    for alias, name in keys.items():
+        if name is None:
+            notes.append("SUM/AVG over rows a join repeats: not fixed, a table has no key")
+            return select
+        keep(exp.column(name, table=alias))
     outer = select.copy()
     for node in list(outer.find_all(exp.Column)):
         if node.table in tables and not _inside(node, _SOURCES, outer):

@@ -30,7 +30,7 @@ def singular(word: str) -> str:
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "xes", "sses", "zes")):
+    if word.endswith(("ches", "shes", "xes", "sses", "zzes")):  # not "sizes", "prizes"
         return word[:-2]
     if word.endswith("s"):
         return word[:-1]

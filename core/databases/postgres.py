@@ -8,12 +8,30 @@ from .base import Connection, Database
 from .scope import POSTGRES_KEY_SETTING, Scope
 from .urls import EngineName, WarehouseUrl
 
+# Schemas that hold the server's own catalogue, never a warehouse's tables.
+_USER_SCHEMAS = """
+SELECT nspname FROM pg_catalog.pg_namespace
+WHERE nspname <> 'information_schema' AND nspname NOT LIKE 'pg\\_%'
+ORDER BY nspname <> 'public', nspname
+"""
+
+
+def set_search_path(conn: Connection, schemas: tuple[str, ...]) -> None:
+    """Unqualified names find tables in `schemas`, or in every non-system schema when none
+    are named (a database whose tables live outside `public` reads like any other)."""
+    with conn.cursor() as cursor:
+        if not schemas:
+            cursor.execute(_USER_SCHEMAS)
+            schemas = tuple(row[0] for row in cursor.fetchall())
+        path = ", ".join('"' + s.replace('"', '""') + '"' for s in schemas) or "public"
+        cursor.execute("SELECT set_config('search_path', %s, false)", (path,))
+
 
 class PostgresDatabase(Database):
     name: EngineName = "postgres"
 
     def connect(self, url: WarehouseUrl, *, server_only: bool = False) -> Connection:
-        return psycopg.connect(
+        conn = psycopg.connect(
             host=url.host,
             port=url.port,
             user=url.user,
@@ -21,6 +39,9 @@ class PostgresDatabase(Database):
             dbname="postgres" if server_only else url.database,
             autocommit=True,
         )
+        if not server_only:
+            set_search_path(conn, url.schemas)
+        return conn
 
     def table_names(self, conn: Connection) -> set[str]:
         rows = conn.execute(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Literal
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlencode, urlsplit, urlunsplit
 
 Dialect = Literal["mysql", "postgres"]
 
@@ -31,6 +31,8 @@ class WarehouseUrl:
     user: str
     password: str
     database: str  # empty only for a server URL parsed with require_database=False
+    # PostgreSQL schemas to read (`?schema=sales,hr`); none: every non-system schema.
+    schemas: tuple[str, ...] = ()
 
     @classmethod
     def parse(cls, url: str, *, require_database: bool = True) -> WarehouseUrl:
@@ -42,6 +44,7 @@ class WarehouseUrl:
         database = unquote(parts.path.lstrip("/"))
         if not database and require_database:
             raise ValueError("the warehouse URL must name a database")
+        named = ",".join(parse_qs(parts.query).get("schema", []))
         return cls(
             engine=engine,
             host=parts.hostname or "127.0.0.1",
@@ -49,6 +52,7 @@ class WarehouseUrl:
             user=unquote(parts.username or ("root" if engine == "mysql" else "postgres")),
             password=unquote(parts.password or ""),
             database=database,
+            schemas=tuple(s.strip() for s in named.split(",") if s.strip()),
         )
 
     def as_user(self, user: str, password: str) -> WarehouseUrl:
@@ -61,7 +65,25 @@ class WarehouseUrl:
     def url(self) -> str:
         """The URL to connect with again, password included (str() masks it)."""
         secret = f":{self.password}" if self.password else ""
-        return f"{self.engine}://{self.user}{secret}@{self.host}:{self.port}/{self.database}"
+        query = f"?schema={','.join(self.schemas)}" if self.schemas else ""
+        return f"{self.engine}://{self.user}{secret}@{self.host}:{self.port}/{self.database}{query}"
 
     def __str__(self) -> str:
         return replace(self, password="***" if self.password else "").url
+
+
+def with_schema(url: str, schema: str | None) -> str:
+    """`url` reading only PostgreSQL schema `schema` (unchanged when None)."""
+    if not schema:
+        return url
+    parts = urlsplit(url)
+    query = {k: v for k, v in parse_qs(parts.query).items() if k != "schema"}
+    query["schema"] = [schema]
+    return urlunsplit(parts._replace(query=urlencode(query, doseq=True, safe=",")))
+
+
+def without_schema(url: str) -> str:
+    """`url` without the schema option, for drivers that do not know it."""
+    parts = urlsplit(url)
+    query = {k: v for k, v in parse_qs(parts.query).items() if k != "schema"}
+    return urlunsplit(parts._replace(query=urlencode(query, doseq=True)))

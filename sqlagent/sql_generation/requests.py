@@ -46,7 +46,9 @@ def generate_sql(
     tables: list[str],
     plan: QueryPlan | None,
     history: Sequence[Turn],
+    links: str = "",
 ) -> Generated:
+    """`links`: the schema-linked reading of the question, where there is one."""
     tables = [t for t in tables if t in layer.tables]
     if not tables:
         raise CannotAnswer("no table of the database matches the question")
@@ -59,6 +61,7 @@ def generate_sql(
                 schema_text(layer, tables, settings.SQL_MAX_COLUMNS_IN_SCHEMA, plan),
                 relationships_text(layer, tables, plan),
                 plan_text(plan, question, layer),
+                links,
                 values_text(layer, tables),
                 history_text(history, layer),
             )

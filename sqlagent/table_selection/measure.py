@@ -28,7 +28,11 @@ def _share(plan: QueryPlan, resolved: Resolved) -> None:
     """ "what percentage of completed inspections passed": the last condition named is the
     share's; the others choose the rows it is a share of."""
     plan.aggregate = "ratio"
+    if not resolved.filters:
+        raise CannotAnswer("a share needs a condition whose share is asked")
     plan.share_of = max(resolved.filters, key=lambda f: f[0])[1]
+    if plan.share_of not in plan.filters:  # it chose a table, not a row condition
+        raise CannotAnswer("cannot tell which condition the share is of")
     plan.filters.remove(plan.share_of)
 
 

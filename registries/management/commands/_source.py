@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 
+from core.databases.urls import with_schema
 from registries.models import DataSource
 from registries.models.base import dialect_of
 
@@ -21,11 +22,16 @@ def add_source_arguments(parser: CommandParser, *, url: bool = False) -> None:
         parser.add_argument(
             "--url", default=None, help="create or re-point the data source at this database URL"
         )
+        parser.add_argument(
+            "--schema",
+            default=None,
+            help="PostgreSQL: read only this schema (default: every non-system schema)",
+        )
 
 
 def data_source(options: dict[str, Any]) -> DataSource:
     name = options.get("data_source") or settings.REGISTRIES_DEFAULT_DATA_SOURCE
-    url = options.get("url")
+    url = with_schema(options["url"], options.get("schema")) if options.get("url") else None
     if url:
         try:
             dialect = dialect_of(url)

@@ -15,7 +15,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        add_source_arguments(parser)
+        add_source_arguments(parser, url=True)
 
     def handle(self, *args: Any, **options: Any) -> None:
         source = data_source(options)

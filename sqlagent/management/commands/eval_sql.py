@@ -5,8 +5,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from core.databases.urls import with_schema
 from registries.models import DataSource
-from sqlagent.evaluation import Case, Outcome, evaluate, load_cases
+from sqlagent.evaluation import Case, Outcome, Report, evaluate, load_cases
 from sqlagent.third_party import source_for_url
 
 
@@ -30,9 +31,15 @@ class Command(BaseCommand):
             metavar="TEMPLATE",
             help='URL for lines with a "db", e.g. mysql://root@127.0.0.1:3306/spider_{db}',
         )
+        parser.add_argument(
+            "--schema", help="PostgreSQL: read only this schema of the databases named by URL"
+        )
         parser.add_argument("--today", type=date.fromisoformat, help="date 'last month' is from")
         parser.add_argument("--report", type=Path, help="write the full report here (JSON)")
         parser.add_argument("--limit", type=int, help="only the first N questions")
+        parser.add_argument(
+            "--reasons", type=int, default=15, help="print this many kinds of decline reason"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -54,6 +61,12 @@ class Command(BaseCommand):
                     self.stdout.write(f"          {outcome.reason}")
 
         report = evaluate(cases, source_for=source_for, today=options["today"], progress=progress)
+        self._print(report, options)
+        if options["report"]:
+            options["report"].write_text(json.dumps(report.to_json(), indent=1, default=str))
+            self.stdout.write(f"report written to {options['report']}")
+
+    def _print(self, report: Report, options: dict[str, Any]) -> None:
         summary = report.summary()
         latency = summary.pop("latency_ms")
         for key, value in summary.items():
@@ -61,6 +74,11 @@ class Command(BaseCommand):
         self.stdout.write("latency (ms)    p50      p95")
         for step, figures in latency.items():
             self.stdout.write(f"  {step:12} {figures['p50']:8} {figures['p95']:8}")
+        reasons = report.decline_reasons()
+        if reasons:
+            self.stdout.write("declined because")
+            for reason, count in reasons[: options["reasons"]]:
+                self.stdout.write(f"  {count:6}  {reason[:150]}")
         by_db = report.by_db()
         if len(by_db) > 1:
             self.stdout.write(
@@ -71,15 +89,12 @@ class Command(BaseCommand):
                     f"{db or '(default)':32} {figures['scored']:6} {figures['accuracy']:8.1%} "
                     f"{figures['wrong_rate']:6.1%} {figures['declined_rate']:9.1%}"
                 )
-        if options["report"]:
-            options["report"].write_text(json.dumps(report.to_json(), indent=1, default=str))
-            self.stdout.write(f"report written to {options['report']}")
 
     def _source(self, db: str | None, options: dict[str, Any]) -> tuple[str | None, str]:
         if db and options["db_url"]:
-            return source_for_url(options["db_url"].format(db=db))
+            return source_for_url(with_schema(options["db_url"].format(db=db), options["schema"]))
         if options["warehouse"]:
-            return source_for_url(options["warehouse"])
+            return source_for_url(with_schema(options["warehouse"], options["schema"]))
         name = options["data_source"]
         try:
             source = DataSource.objects.get(name=name) if name else DataSource.objects.default()

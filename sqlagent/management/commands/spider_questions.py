@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from registries.services import BUSINESS_SPIDER_DBS, datasets_dir
+from registries.services import BUSINESS_SPIDER_DBS, SPIDER_SPLITS, datasets_dir, spider_split
 
 
 class Command(BaseCommand):
@@ -18,6 +18,13 @@ class Command(BaseCommand):
         parser.add_argument("--out", type=Path, required=True, help="the JSONL file to write")
         parser.add_argument("--dbs", nargs="+", default=[], help="Spider database names")
         parser.add_argument("--business", action="store_true", help=", ".join(BUSINESS_SPIDER_DBS))
+        parser.add_argument("--all", action="store_true", help="every Spider train database")
+        parser.add_argument(
+            "--split",
+            choices=SPIDER_SPLITS,
+            help="only the databases of this half (by a hash of the name: about a quarter are "
+            "held out); develop on dev, report both",
+        )
         parser.add_argument(
             "--chinook",
             action="store_true",
@@ -32,9 +39,11 @@ class Command(BaseCommand):
             names = list(options["dbs"]) + (
                 list(BUSINESS_SPIDER_DBS) if options["business"] else []
             )
-            if not names:
-                raise CommandError("name Spider databases with --dbs, or pass --business")
-            lines = self._spider(list(dict.fromkeys(names)))
+            if not names and not options["all"]:
+                raise CommandError("name Spider databases with --dbs, or pass --business or --all")
+            lines = self._spider(list(dict.fromkeys(names)), every=options["all"])
+            if options["split"]:
+                lines = [line for line in lines if spider_split(line["db"]) == options["split"]]
         options["out"].write_text("".join(json.dumps(line) + "\n" for line in lines))
         self.stdout.write(f"{len(lines)} questions written to {options['out']}")
 
@@ -52,7 +61,7 @@ class Command(BaseCommand):
             if item.get("db") == "chinook_1"
         ]
 
-    def _spider(self, names: list[str]) -> list[dict[str, str]]:
+    def _spider(self, names: list[str], *, every: bool) -> list[dict[str, str]]:
         path = datasets_dir() / "spider_train" / "train_queries.csv"
         try:
             with path.open(newline="", encoding="utf-8") as handle:
@@ -63,7 +72,7 @@ class Command(BaseCommand):
         missing = [name for name in names if name not in known]
         if missing:
             raise CommandError(f"no Spider questions for: {', '.join(missing)}")
-        wanted = set(names)
+        wanted = known if every else set(names)
         return [
             {"question": row["question"], "sql": row["sql"], "db": row["database"]}
             for row in rows

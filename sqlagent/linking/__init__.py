@@ -1,0 +1,73 @@
+"""The schema-linked planner: for databases and phrasings no ontology was written for.
+
+Question words are linked to tables, columns and stored values by evidence (`links`), one
+reading is chosen (`chosen`), its parts are read (`reader`) and composed into SQL
+(`compose`). The plan carries a confidence from its evidence (`confidence`): the agent runs
+it only above the threshold fitted on development data, and declines with the reason below.
+"""
+
+from dataclasses import dataclass, field
+
+from sqlglot import exp
+
+from registries.services import SemanticLayer
+from sqlagent.linking.chosen import Chosen, choose
+from sqlagent.linking.compose import compose
+from sqlagent.linking.confidence import Evidence, weigh
+from sqlagent.linking.intent import Intent
+from sqlagent.linking.links import name_links, value_links
+from sqlagent.linking.question import read_words
+from sqlagent.linking.reader import Reader, Unreadable
+from sqlagent.linking.schema_words import schema_words
+from sqlagent.linking.values import StoredValues
+
+__all__ = ["LinkedPlan", "Unreadable", "links_text", "plan_linked"]
+
+
+@dataclass(frozen=True)
+class LinkedPlan:
+    statement: exp.Expression
+    intent: Intent
+    confidence: float
+    evidence: Evidence
+    links: list[str] = field(default_factory=list)  # "words -> table.column", for the trace
+    named: list[tuple[str, str, bool]] = field(default_factory=list)  # (words, element, value?)
+
+
+def plan_linked(question: str, layer: SemanticLayer, values: StoredValues) -> LinkedPlan:
+    """The best linked reading of `question` as SQL; Unreadable says why there is none."""
+    words = read_words(question)
+    schema = schema_words(layer)
+    chosen: Chosen = choose(name_links(words, schema) + value_links(words, values, schema))
+    if not chosen.choices:
+        raise Unreadable("no word of the question names a table, column or value I know")
+    intent = Reader(words, chosen, schema).read()
+    statement = compose(intent, layer)
+    evidence = Evidence.of(words, chosen, intent)
+    unplaced = evidence.unplaced_literals
+    if unplaced:
+        raise Unreadable(f"I could not place {', '.join(repr(w) for w in unplaced)}")
+    links = [
+        f"{' '.join(w.text for w in words[c.start : c.end])} -> {c.link.element}"
+        + (f" = {c.link.value!r}" if c.is_value else "")
+        for c in chosen.choices
+    ]
+    named = [
+        (" ".join(w.text for w in words[c.start : c.end]), str(c.link.element), c.is_value)
+        for c in chosen.choices
+    ]
+    return LinkedPlan(statement, intent, weigh(evidence), evidence, links, named)
+
+
+def links_text(plan: LinkedPlan) -> str:
+    """The reading for an LLM prompt: which words name which table or column, and the
+    tables to join; stored values are said to be values, never quoted from the data."""
+    lines = [
+        f'- "{words}" -> {element}' + (" (a value stored in this column)" if value else "")
+        for words, element, value in plan.named
+    ]
+    tables = ", ".join(plan.intent.tables)
+    return (
+        "Words of the question found in the schema:\n" + "\n".join(lines) + "\n"
+        f"Tables they need, joined: {tables}\n"
+    )

@@ -1,0 +1,106 @@
+"""From every possible link to one reading: the strongest runs of words that do not overlap,
+and for each the table or column it most likely means, given the tables the question names.
+"""
+
+from dataclasses import dataclass, field
+
+from sqlagent.linking.links import Link
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One run of words and what it means; `alternatives` were nearly as likely."""
+
+    link: Link
+    alternatives: int = 0
+
+    @property
+    def start(self) -> int:
+        return self.link.start
+
+    @property
+    def end(self) -> int:
+        return self.link.end
+
+    @property
+    def is_value(self) -> bool:
+        return self.link.value is not None
+
+    @property
+    def is_table(self) -> bool:
+        return self.link.value is None and self.link.element.is_table
+
+    @property
+    def table(self) -> str:
+        return self.link.element.table
+
+
+@dataclass
+class Chosen:
+    choices: list[Choice] = field(default_factory=list)
+
+    def at(self, index: int) -> Choice | None:
+        return next((c for c in self.choices if c.start <= index < c.end), None)
+
+    def after(self, index: int, *, within: int = 4) -> Choice | None:
+        return next((c for c in self.choices if index < c.start <= index + within), None)
+
+    def before(self, index: int, *, within: int = 4) -> Choice | None:
+        found = [c for c in self.choices if index - within <= c.end - 1 < index]
+        return found[-1] if found else None
+
+    @property
+    def tables(self) -> list[str]:
+        return list(dict.fromkeys(c.table for c in self.choices if c.is_table))
+
+
+def _strength(link: Link) -> float:
+    # A longer run that names something is better evidence than a shorter one inside it.
+    return link.score * (1 + 0.25 * (link.end - link.start - 1))
+
+
+def choose(links: list[Link]) -> Chosen:
+    by_span: dict[tuple[int, int], list[Link]] = {}
+    for link in links:
+        by_span.setdefault((link.start, link.end), []).append(link)
+    spans = sorted(by_span, key=lambda s: -max(_strength(x) for x in by_span[s]))
+    taken: set[int] = set()
+    kept: list[list[Link]] = []
+    for span in spans:
+        if taken & set(range(*span)):
+            continue
+        taken |= set(range(*span))
+        kept.append(by_span[span])
+    named_at: dict[str, list[int]] = {}
+    for group in kept:
+        for x in group:
+            if x.value is None and x.element.is_table and x.score >= 0.9:
+                named_at.setdefault(x.element.table, []).append(x.start)
+    chosen = Chosen()
+    for group in sorted(kept, key=lambda g: g[0].start):
+        chosen.choices.append(_pick(group, named_at))
+    return chosen
+
+
+def _pick(group: list[Link], named_at: dict[str, list[int]]) -> Choice:
+    """A value beats a name only when it is surer; among meanings, one in a table the
+    question names, the nearest such mention first ("the names of the mountains")."""
+
+    def rank(link: Link) -> tuple[float, ...]:
+        where = named_at.get(link.element.table, [])
+        distance = min((abs(p - link.start) for p in where), default=99)
+        return (
+            link.score,
+            bool(where),
+            -distance,
+            link.element.is_table,
+            link.element.owned,
+        )
+
+    ordered = sorted(group, key=rank, reverse=True)
+    best = ordered[0]
+    rivals = [
+        x for x in ordered[1:] if x.score >= best.score - 0.05 and rank(x)[1:3] == rank(best)[1:3]
+    ]
+    rivals = [x for x in rivals if str(x.element) != str(best.element)]
+    return Choice(best, alternatives=len({str(x.element) for x in rivals}))

@@ -1,0 +1,192 @@
+"""An `Intent` as one SQL statement (a sqlglot tree): its tables joined along the shortest
+paths of the relationship graph, then the columns, conditions, grouping, ordering, limit,
+the rows that must be missing (NOT IN) and the pairs of values that must both hold
+(INTERSECT)."""
+
+from typing import Any
+
+from sqlglot import exp
+
+from registries.services import SemanticLayer
+from sqlagent.join_paths import JoinPlan, NoJoinPath, plan_joins
+from sqlagent.linking.intent import Condition, Intent, Output
+from sqlagent.linking.reader import Unreadable
+from sqlagent.linking.schema_words import Element
+
+_AGGREGATES = {"sum": exp.Sum, "avg": exp.Avg, "min": exp.Min, "max": exp.Max}
+
+
+class _Names:
+    def __init__(self, joins: JoinPlan) -> None:
+        self.alias = {table: f"t{n}" for n, table in enumerate(joins.tables, start=1)}
+
+    def column(self, element: Element) -> exp.Column:
+        assert element.column is not None
+        return exp.column(element.column, table=self.alias[element.table], quoted=True)
+
+
+def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
+    try:
+        joins = plan_joins(layer, intent.tables)
+    except NoJoinPath as error:
+        raise Unreadable(f"the tables it names are not related: {error}") from error
+    names = _Names(joins)
+    if not intent.both:
+        return _select(intent, layer, joins, names, intent.conditions)
+    halves = [
+        _select(intent, layer, joins, names, [*intent.conditions, condition])
+        for condition in intent.both
+    ]
+    statement: exp.Expression = halves[0]
+    for half in halves[1:]:
+        statement = exp.intersect(statement, half, distinct=True)
+    return statement
+
+
+def _table(name: str, alias: str) -> exp.Table:
+    return exp.Table(
+        this=exp.to_identifier(name, quoted=True),
+        alias=exp.TableAlias(this=exp.to_identifier(alias)),
+    )
+
+
+def _select(
+    intent: Intent,
+    layer: SemanticLayer,
+    joins: JoinPlan,
+    names: _Names,
+    conditions: list[Condition],
+) -> exp.Select:
+    select = exp.Select().from_(_table(joins.tables[0], "t1"))
+    for step in joins.joins:
+        on = exp.EQ(
+            this=exp.column(step.left_column, table=names.alias[step.left_table], quoted=True),
+            expression=exp.column(
+                step.right_column, table=names.alias[step.right_table], quoted=True
+            ),
+        )
+        select = select.join(_table(step.right_table, names.alias[step.right_table]), on=on)
+    aggregated = [o for o in intent.outputs if o.aggregate]
+    plain = [o for o in intent.outputs if not o.aggregate and o.element != intent.group]
+    if aggregated and plain:
+        raise Unreadable("it asks for totals and for single rows at once, without a grouping")
+    outputs = [_output(o, names) for o in intent.outputs]
+    if intent.star:
+        outputs = [exp.Star()] + [o for o in outputs if isinstance(o, exp.AggFunc)]
+    select = select.select(*outputs)
+    if intent.distinct:
+        select = select.distinct()
+    inside = [c for c in conditions if c.element.table == intent.missing]
+    where = [_condition(c, names) for c in conditions if c not in inside]
+    if intent.missing:
+        where.append(_missing(intent, layer, names, inside))
+    if where:
+        joined = exp.or_(*where) if intent.any_of and len(where) > 1 else exp.and_(*where)
+        select = select.where(joined)
+    grouped = _grouping(intent, layer, names)
+    if grouped:
+        select = select.group_by(*grouped)
+    if intent.having is not None:
+        op, value, second = intent.having
+        select = select.having(_compare(exp.Count(this=exp.Star()), op, value, second))
+    if intent.order is not None:
+        select = select.order_by(_ordering(intent, names, outputs))
+    if intent.limit:
+        select = select.limit(intent.limit)
+    return select
+
+
+def _output(output: Output, names: _Names) -> exp.Expr:
+    if output.element is None or output.element.column is None:
+        return exp.Count(this=exp.Star())
+    column = names.column(output.element)
+    if output.aggregate == "count":
+        return exp.Count(this=exp.Distinct(expressions=[column]) if output.distinct else column)
+    if output.aggregate in _AGGREGATES:
+        return _AGGREGATES[output.aggregate](this=column)
+    return column
+
+
+def _compare(target: exp.Expr, op: str, value: Any, second: Any = None) -> exp.Expr:
+    literal = (
+        exp.Literal.number(value)
+        if isinstance(value, int | float)
+        else exp.Literal.string(str(value))
+    )
+    if op == "between":
+        upper = exp.Literal.number(second) if second is not None else literal
+        return exp.Between(this=target, low=literal, high=upper)
+    if op == "like":
+        return exp.Like(this=target, expression=exp.Literal.string(f"%{value}%"))
+    kinds = {"=": exp.EQ, "!=": exp.NEQ, ">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
+    return kinds[op](this=target, expression=literal)
+
+
+def _condition(condition: Condition, names: _Names) -> exp.Expr:
+    column = names.column(condition.element)
+    if condition.against == "avg":
+        element = condition.element
+        assert element.column is not None
+        inner = exp.select(exp.Avg(this=exp.column(element.column, table="a", quoted=True)))
+        average = exp.Subquery(this=inner.from_(_table(element.table, "a")))
+        kinds = {">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
+        return kinds.get(condition.op, exp.EQ)(this=column, expression=average)
+    return _compare(column, condition.op, condition.value, condition.second)
+
+
+def _missing(
+    intent: Intent, layer: SemanticLayer, names: _Names, inside: list[Condition]
+) -> exp.Expression:
+    """The anchor's key NOT IN the missing table's column that refers to it (among its rows
+    that meet the conditions on it: "tracks with no race in class GT")."""
+    assert intent.missing is not None
+    for rel in layer.relationships:
+        if rel.from_table == intent.missing and rel.to_table == intent.anchor:
+            inner_key = exp.column(rel.from_column, table="m", quoted=True)
+            inner = exp.select(inner_key).from_(_table(rel.from_table, "m"))
+            inner = inner.where(inner_key.copy().is_(exp.null()).not_())
+            for condition in inside:
+                assert condition.element.column is not None
+                column = exp.column(condition.element.column, table="m", quoted=True)
+                inner = inner.where(
+                    _compare(column, condition.op, condition.value, condition.second)
+                )
+            anchor_key = exp.column(rel.to_column, table=names.alias[intent.anchor], quoted=True)
+            return exp.Not(this=exp.In(this=anchor_key, query=exp.Subquery(this=inner)))
+    raise Unreadable(f"{intent.missing} does not refer to {intent.anchor}")
+
+
+def _grouping(intent: Intent, layer: SemanticLayer, names: _Names) -> list[exp.Expr]:
+    if intent.group is not None and intent.group.column:
+        return [names.column(intent.group)]
+    counted = intent.having is not None or (
+        intent.order is not None and intent.order.aggregate == "count"
+    )
+    if not counted:
+        return []
+    shown: list[exp.Expr] = [
+        names.column(o.element) for o in intent.outputs if o.element and not o.aggregate
+    ]
+    if intent.counted in (None, intent.anchor) and shown:
+        return shown  # "countries with at least two perpetrators": rows counted per country
+    # Each anchor row is a group: its key, and the columns shown for it.
+    key = layer.tables[intent.anchor].primary_key
+    if key is None and not shown:
+        raise Unreadable(f"{intent.anchor} has no key to count its rows by")
+    anchor = [exp.column(key, table=names.alias[intent.anchor], quoted=True)] if key else []
+    return anchor + shown
+
+
+def _ordering(intent: Intent, names: _Names, outputs: list[exp.Expr]) -> exp.Ordered:
+    order = intent.order
+    assert order is not None
+    target: exp.Expr
+    if order.aggregate == "count":
+        target = exp.Count(this=exp.Star())
+    elif order.aggregate == "output" or order.element is None:
+        if isinstance(outputs[0], exp.Star):
+            raise Unreadable("it asks for every column in an order without saying of which")
+        target = outputs[0].copy()
+    else:
+        target = names.column(order.element)
+    return exp.Ordered(this=target, desc=order.descending)

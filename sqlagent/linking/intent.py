@@ -1,0 +1,59 @@
+"""What a linked question asks, as parts of a query: the asked columns and aggregates, the
+conditions, grouping, ordering and limit, the tables to join and the rows that must be
+missing. Each part keeps the words it came from, so that what is left over is known."""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlagent.linking.schema_words import Element
+
+
+@dataclass(frozen=True)
+class Output:
+    """One asked column (`element` None: the rows themselves, as in COUNT(*))."""
+
+    element: Element | None
+    aggregate: str | None = None  # count, sum, avg, min, max
+    distinct: bool = False  # COUNT(DISTINCT ...)
+
+
+@dataclass(frozen=True)
+class Condition:
+    element: Element
+    op: str  # =, !=, >, >=, <, <=, like, between, in
+    value: Any
+    second: Any = None  # between's upper bound
+    against: str | None = None  # "avg": compared with the column's average, not `value`
+    at: int = 0  # the word it was read from
+
+
+@dataclass(frozen=True)
+class Ordering:
+    element: Element | None  # None: order by the count of rows in each group
+    descending: bool
+    aggregate: str | None = None
+
+
+@dataclass
+class Intent:
+    anchor: str
+    outputs: list[Output] = field(default_factory=list)
+    star: bool = False
+    distinct: bool = False
+    conditions: list[Condition] = field(default_factory=list)
+    any_of: bool = False  # conditions joined by OR, not AND
+    group: Element | None = None
+    having: tuple[str, float, float | None] | None = None  # COUNT(*) op value (second)
+    order: Ordering | None = None
+    limit: int | None = None
+    counted: str | None = None  # the table whose rows HAVING or ORDER BY count
+    tables: list[str] = field(default_factory=list)  # to join, anchor first
+    missing: str | None = None  # a table whose rows the anchor's rows must not have
+    both: list[Condition] = field(default_factory=list)  # each must hold in some row (INTERSECT)
+    guessed_label: bool = False  # rows shown by a column that does not name them
+    used: set[int] = field(default_factory=set)  # word indexes the intent explains
+    notes: list[str] = field(default_factory=list)  # how words were read, for the trace
+
+    def need(self, table: str) -> None:
+        if table not in self.tables:
+            self.tables.append(table)

@@ -1,0 +1,91 @@
+"""Question words linked to the schema, each link with a score from its evidence: the words
+of a table's or column's name (`schema_words`), or a value stored in a column (`values`)."""
+
+from dataclasses import dataclass
+
+from sqlagent.linking.question import STOP, Word
+from sqlagent.linking.schema_words import Element, SchemaWords, stem
+from sqlagent.linking.values import StoredValues, value_key
+
+
+@dataclass(frozen=True)
+class Link:
+    start: int  # first word
+    end: int  # one past the last word
+    element: Element
+    score: float
+    value: str | None = None  # a stored value the words name: a filter on the column
+
+    @property
+    def span(self) -> range:
+        return range(self.start, self.end)
+
+
+def name_links(words: tuple[Word, ...], schema: SchemaWords) -> list[Link]:
+    """Every run of words that names a table or column, with how surely."""
+    lemmas = [w.lemma for w in words]
+    links: list[Link] = []
+    for start in range(len(words)):
+        if words[start].quoted or lemmas[start] in STOP:
+            continue
+        for size in range(min(schema.longest + 1, len(words) - start), 0, -1):
+            run = tuple(lemmas[start : start + size])
+            if run[-1] in STOP or any(w.quoted for w in words[start : start + size]):
+                continue
+            found: dict[Element, float] = {}
+            for element in schema.by_word.get(run[0], ()) + schema.by_word.get(stem(run[0]), ()):
+                score = max((s * _fit(name, run) for name, s in element.names), default=0.0)
+                if score > found.get(element, 0.0):
+                    found[element] = score
+            links += [Link(start, start + size, e, score) for e, score in found.items() if score]
+    return links
+
+
+def _fit(name: tuple[str, ...], run: tuple[str, ...]) -> float:
+    """How well a run of question words matches a name: exactly, by stems, or as "amount
+    of settlement" for settlement_amount (the words about the other way round)."""
+    if name == run:
+        return 1.0
+    inner = tuple(w for w in run if w not in ("of", "the"))
+    if len(inner) != len(name) or inner[0] in STOP:
+        return 0.0
+    for candidate, weight in ((inner, 1.0), (inner[::-1], 0.9)):
+        if candidate == name:
+            return 0.95 * weight
+        if all(stem(a) == stem(b) for a, b in zip(candidate, name, strict=True)):
+            return 0.8 * weight
+    return 0.0
+
+
+def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWords) -> list[Link]:
+    """Runs of words that are a stored value. Quoted and capitalised text is surely meant as
+    a value; a plain word that also names part of the schema hardly ever is."""
+    elements = {(e.table, e.column): e for e in schema.elements if e.column}
+    links: list[Link] = []
+    for start in range(len(words)):
+        for size in range(min(values.longest, len(words) - start), 0, -1):
+            run = words[start : start + size]
+            if size > 1 and any(w.quoted for w in run):
+                continue
+            text = run[0].text if run[0].quoted else " ".join(w.text for w in run)
+            found = values.find(text)
+            if not found:
+                continue
+            score = _value_score(run, schema)
+            for table, column, value in found:
+                element = elements.get((table, column))
+                if element is not None and score:
+                    links.append(Link(start, start + size, element, score, value=value))
+    return links
+
+
+def _value_score(run: tuple[Word, ...], schema: SchemaWords) -> float:
+    if run[0].quoted:
+        return 1.0
+    if all(w.lower in STOP for w in run):
+        return 0.0
+    if any(w.capitalised for w in run) or any(ch.isdigit() for w in run for ch in w.text):
+        return 0.95
+    if len(run) == 1 and run[0].lemma in schema.by_word:
+        return 0.35  # "name", "city": a word of the schema first
+    return 0.7 if len(value_key(" ".join(w.text for w in run))) > 2 else 0.3

@@ -1,0 +1,60 @@
+"""A question as words: each with its normal form, and the literals it holds (quoted text,
+numbers, capitalised names)."""
+
+import re
+from dataclasses import dataclass
+
+from sqlagent.vocabulary import singular
+
+_TOKEN = re.compile(
+    r"\"[^\"]+\"|“[^”]+”|'[^']+'(?![a-z])|[A-Za-z0-9][A-Za-z0-9_\-\.&/]*(?<![\.\-])"
+)
+_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "nine": 9, "ten": 10, "once": 1, "twice": 2, "thrice": 3}  # fmt: skip
+# Words that carry no meaning of their own for linking.
+STOP = frozenset({
+    "the", "a", "an", "of", "for", "to", "in", "on", "at", "and", "or", "with", "by", "is",
+    "are", "was", "were", "be", "been", "do", "does", "did", "have", "has", "had", "there",
+    "what", "which", "who", "whom", "whose", "how", "many", "much", "list", "show", "me", "give",
+    "all", "our", "we", "their", "its", "it", "that", "this", "these", "those", "find", "return",
+    "tell", "each", "every", "per", "from", "as", "than", "any", "some", "please", "i", "you",
+    "they", "them", "his", "her", "he", "she", "also", "whether", "where", "when", "both",
+    "just", "only", "one", "ones", "into", "about", "among", "between", "either", "else",
+    "get", "let", "know", "want", "see", "display", "provide", "report",
+})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str  # as written, quotes removed
+    lower: str
+    lemma: str  # singular, lower case
+    quoted: bool = False
+    capitalised: bool = False  # a capital not at the question's start
+
+    @property
+    def number(self) -> float | None:
+        if _NUMBER.match(self.lower):
+            return float(self.lower)
+        value = NUMBER_WORDS.get(self.lower)
+        return float(value) if value is not None else None
+
+    @property
+    def content(self) -> bool:
+        return self.quoted or (self.lower not in STOP and self.number is None)
+
+
+def read_words(question: str) -> tuple[Word, ...]:
+    found: list[Word] = []
+    for match in _TOKEN.finditer(question):
+        raw = match.group(0)
+        if raw[0] in "\"'“":
+            text = raw[1:-1].strip()
+            found.append(Word(text, text.lower(), text.lower(), quoted=True))
+            continue
+        text = raw[:-2] if raw.lower().endswith("'s") else raw
+        lower = text.lower()
+        capital = text[:1].isupper() and match.start() > 0 and lower not in STOP
+        found.append(Word(text, lower, singular(lower), capitalised=capital))
+    return tuple(found)

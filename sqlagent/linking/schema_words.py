@@ -1,0 +1,161 @@
+"""The words each table and column can be called by, read from their names alone.
+
+`Third_Party_Companies` is "third party company"; its column `company_name` is "company
+name" and, inside that table, plain "name". Common abbreviations in names are spelled out
+(`fname` is "first name", `dept` is "department"). Built once per semantic-layer snapshot.
+"""
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from registries.services import SemanticLayer
+from sqlagent.vocabulary import words
+
+# Abbreviations in column and table names and the words they stand for.
+ABBREVIATIONS = {
+    "fname": ("first", "name"), "lname": ("last", "name"), "dob": ("date", "of", "birth"),
+    "num": ("number",), "no": ("number",), "qty": ("quantity",), "amt": ("amount",),
+    "dept": ("department",), "desc": ("description",), "addr": ("address",),
+    "stu": ("student",), "emp": ("employee",), "cust": ("customer",), "prod": ("product",),
+    "yr": ("year",), "pct": ("percent",), "avg": ("average",), "tel": ("telephone",),
+    "dt": ("date",), "nbr": ("number",), "cnt": ("count",), "mgr": ("manager",),
+    "pos": ("position",), "ref": ("reference",), "org": ("organization",),
+    "inst": ("institution",), "auth": ("author",), "info": ("information",),
+    "lat": ("latitude",), "lon": ("longitude",), "acc": ("account",),
+}  # fmt: skip
+# Words a column name adds to say what kind of value it holds; a question may leave them out
+# ("the status of the order" is `order_status_code`).
+KIND_WORDS = frozenset({"code", "id", "name", "number", "type", "value", "detail", "details"})
+
+
+@dataclass(frozen=True)
+class Element:
+    """A table (column None) or one of its columns, and the word sequences naming it."""
+
+    table: str
+    column: str | None
+    data_type: str
+    names: tuple[tuple[tuple[str, ...], float], ...]  # (words, how surely they name it)
+    primary_key: bool = False
+    owned: int = 0  # words of the table's name the column's name starts with (its own data)
+
+    @property
+    def is_table(self) -> bool:
+        return self.column is None
+
+    @property
+    def numeric(self) -> bool:
+        return self.data_type in ("integer", "decimal")
+
+    def __str__(self) -> str:
+        return self.table if self.column is None else f"{self.table}.{self.column}"
+
+
+@dataclass(frozen=True)
+class SchemaWords:
+    elements: tuple[Element, ...]
+    by_word: dict[str, tuple[Element, ...]]  # any word of a name -> elements it may name
+    longest: int
+
+
+_INITIALS = {"f": "first", "l": "last", "m": "middle"}  # FName, LName, MName
+
+
+def name_words(identifier: str) -> tuple[str, ...]:
+    out: list[str] = []
+    parts = words(identifier)
+    for n, word in enumerate(parts):
+        if word in _INITIALS and parts[n + 1 : n + 2] == ["name"]:
+            out.append(_INITIALS[word])
+        else:
+            out.extend(ABBREVIATIONS.get(word, (word,)))
+    return tuple(out)
+
+
+def stem(word: str) -> str:
+    """A crude stem, enough to meet "settled" and "settlement", "managed" and "manager"."""
+    return word[:5] if len(word) > 5 else word
+
+
+def _column_names(
+    column: str, table_words: tuple[str, ...], key: bool
+) -> list[tuple[tuple[str, ...], float]]:
+    full = name_words(column)
+    if not full:
+        return []
+    names = [(full, 1.0)]
+    written = tuple(words(column))
+    if written != full:
+        names.append((written, 1.0))  # the abbreviation as written is a name too
+    # Inside its own table a column is called without the table's name: product_price is
+    # "price" in Products, StuID is "id" in Student.
+    stripped = _without_prefix(full, table_words)
+    if stripped and stripped != full:
+        names.append((stripped, 0.9))
+    # "the status" for status_code; a key (customer_id) is less surely "the customer": that
+    # is more often the table it refers to.
+    for kind_free in (full, stripped):
+        if kind_free and len(kind_free) > 1 and kind_free[-1] in KIND_WORDS:
+            names.append((kind_free[:-1], 0.5 if key or kind_free[-1] == "id" else 0.75))
+    # Its last meaningful word alone names it less surely: "capacity" for student_capacity.
+    meaningful = [w for w in full if w not in KIND_WORDS]
+    if len(full) > 1 and meaningful and (meaningful[-1],) not in (n for n, _ in names):
+        names.append(((meaningful[-1],), 0.6))
+    if len(meaningful) > 1 and not key and (meaningful[0],) not in (n for n, _ in names):
+        names.append(((meaningful[0],), 0.5))  # "RAM" for RAM_MiB
+    return names
+
+
+def _owned(column: tuple[str, ...], table: tuple[str, ...]) -> int:
+    for size in range(len(table), 0, -1):
+        if column[:size] == table[-size:]:
+            return size
+    return 0
+
+
+def _without_prefix(full: tuple[str, ...], table_words: tuple[str, ...]) -> tuple[str, ...]:
+    for size in range(len(table_words), 0, -1):
+        head = table_words[-size:]
+        if full[:size] == head and len(full) > size:
+            return full[size:]
+    return full
+
+
+@lru_cache(maxsize=32)
+def schema_words(layer: SemanticLayer) -> SchemaWords:
+    elements: list[Element] = []
+    for name, table in layer.tables.items():
+        table_words = name_words(name)
+        if not table_words:
+            continue
+        names = [(table_words, 1.0)]
+        if len(table_words) > 1:
+            names.append((table_words[-1:], 0.6))  # "Customer_Policies": "policies"
+            names.append((table_words[:1], 0.55))  # "county_public_safety": "county"
+        elements.append(Element(name, None, "table", tuple(names)))
+        for column in table.columns.values():
+            if column.name in table.sensitive_columns:
+                continue
+            is_key = column.primary_key or words(column.name)[-1:] == ["id"]
+            column_names = _column_names(column.name, table_words, is_key)
+            if column_names:
+                elements.append(
+                    Element(
+                        name,
+                        column.name,
+                        column.data_type,
+                        tuple(column_names),
+                        column.primary_key,
+                        _owned(column_names[0][0], table_words),
+                    )
+                )
+    by_word: dict[str, list[Element]] = {}
+    for element in elements:
+        for word in {w for sequence, _ in element.names for w in sequence}:
+            by_word.setdefault(word, []).append(element)
+            if stem(word) != word:
+                by_word.setdefault(stem(word), []).append(element)
+    longest = max((len(s) for e in elements for s, _ in e.names), default=1)
+    return SchemaWords(
+        tuple(elements), {w: tuple(found) for w, found in by_word.items()}, min(longest, 5)
+    )

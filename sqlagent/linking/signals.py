@@ -1,0 +1,106 @@
+"""English that says a query's shape, whatever the database: counting, aggregates,
+superlatives, comparisons, grouping, ordering, negation. Generic grammar, no schema words."""
+
+import re
+
+from sqlagent.linking.question import Word
+
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$|^\d{1,2}/\d{1,2}/\d{4}$")
+
+AGGREGATES = {"average": "avg", "mean": "avg", "avg": "avg", "total": "sum", "sum": "sum",
+              "combined": "sum", "maximum": "max", "max": "max", "minimum": "min",
+              "min": "min"}  # fmt: skip
+DESCENDING = {"highest", "largest", "biggest", "greatest", "most", "top", "best", "latest",
+              "newest", "recent", "longest", "tallest", "heaviest", "oldest", "richest",
+              "last", "farthest"}  # fmt: skip
+ASCENDING = {"lowest", "smallest", "least", "fewest", "worst", "earliest", "shortest",
+             "youngest", "cheapest", "lightest", "first", "closest"}  # fmt: skip
+# "first" and "last" are superlatives only with a number ("the first 5"): "first name" is not.
+ONLY_WITH_NUMBER = {"first", "last", "top"}
+# Adjectives that name a measure without naming its column: "older than 30" is about age.
+DIMENSIONS = {
+    "old": ("age",), "oldest": ("age",), "older": ("age",),
+    "young": ("age",), "youngest": ("age",), "younger": ("age",),
+    "tall": ("height",), "tallest": ("height",), "taller": ("height",),
+    "short": ("height", "length"), "shortest": ("height", "length", "duration"),
+    "shorter": ("height", "length"),
+    "heavy": ("weight",), "heaviest": ("weight",), "heavier": ("weight",),
+    "light": ("weight",), "lightest": ("weight",), "lighter": ("weight",),
+    "expensive": ("price", "cost"), "cheap": ("price", "cost"), "cheapest": ("price", "cost"),
+    "costly": ("cost", "price"), "priced": ("price", "cost"),
+    "cheaper": ("price", "cost"), "long": ("length", "duration"),
+    "longest": ("length", "duration"), "longer": ("length", "duration"),
+    "big": ("size", "area", "capacity"), "biggest": ("size", "area", "capacity"),
+    "large": ("size", "area", "capacity"), "largest": ("size", "area", "capacity"),
+    "rich": ("wealth", "worth"), "richest": ("wealth", "worth"),
+    "early": ("date", "year", "time"), "earliest": ("date", "year", "time"),
+    "late": ("date", "year", "time"), "latest": ("date", "year", "time"),
+    "recent": ("date", "year", "time"), "newest": ("date", "year"),
+}  # fmt: skip
+# Reading a comparison: the words before a number and the operator they give.
+COMPARATORS = (
+    (("at", "least"), ">="), (("no", "less", "than"), ">="), (("not", "less", "than"), ">="),
+    (("at", "most"), "<="), (("no", "more", "than"), "<="), (("not", "more", "than"), "<="),
+    (("more", "than"), ">"), (("greater", "than"), ">"), (("larger", "than"), ">"),
+    (("bigger", "than"), ">"), (("higher", "than"), ">"), (("older", "than"), ">"),
+    (("taller", "than"), ">"), (("heavier", "than"), ">"), (("longer", "than"), ">"),
+    (("later", "than"), ">"), (("over",), ">"), (("above",), ">"), (("exceeding",), ">"),
+    (("exceeds",), ">"), (("after",), ">"), (("since",), ">="),
+    (("less", "than"), "<"), (("fewer", "than"), "<"), (("smaller", "than"), "<"),
+    (("lower", "than"), "<"), (("younger", "than"), "<"), (("shorter", "than"), "<"),
+    (("lighter", "than"), "<"), (("cheaper", "than"), "<"), (("earlier", "than"), "<"),
+    (("below",), "<"), (("under",), "<"), (("before",), "<"),
+    (("equal", "to"), "="), (("equals",), "="), (("exactly",), "="),
+)  # fmt: skip
+AFTER_NUMBER = {("or", "more"): ">=", ("or", "greater"): ">=", ("or", "above"): ">=",
+                ("or", "less"): "<=", ("or", "fewer"): "<=", ("or", "below"): "<="}  # fmt: skip
+GROUP_WORDS = (("for", "each"), ("for", "every"), ("in", "each"), ("of", "each"),
+               ("by", "each"), ("per",), ("each",), ("grouped", "by"), ("group", "by"),
+               ("for", "all", "different"), ("for", "different"))  # fmt: skip
+ORDER_WORDS = (("ordered", "by"), ("order", "by"), ("sorted", "by"), ("sort", "by"),
+               ("ranked", "by"), ("order", "of"), ("arranged", "by"),
+               ("in", "descending", "order", "of"), ("in", "ascending", "order", "of"),
+               ("in", "descending", "order", "by"), ("in", "ascending", "order", "by"),
+               ("in", "decreasing", "order", "of"), ("in", "increasing", "order", "of"),
+               ("in", "an", "descending", "order", "of"), ("in", "the", "order", "of"),
+               ("descending", "order", "of"), ("ascending", "order", "of"))  # fmt: skip
+ORDER_VERBS = {"sort", "sorted", "order", "ordered", "rank", "ranked", "arrange", "arranged"}
+TIMES = {"once", "twice", "thrice"}  # "used more than twice": a count of rows
+DESCENDING_ORDER = {"descending", "decreasing", "desc", "reverse", "largest", "highest",
+                    "most"}  # fmt: skip
+NEGATIONS = {"not", "no", "never", "without", "none", "nobody", "neither", "nor", "n't",
+             "dont", "doesnt", "didnt", "havent", "hasnt", "isnt", "arent"}  # fmt: skip
+DISTINCT_WORDS = {"different", "distinct", "unique"}
+EVERYTHING = (("all", "information"), ("all", "the", "information"), ("all", "details"),
+              ("all", "the", "details"), ("all", "info"), ("everything",), ("all", "data"),
+              ("all", "the", "data"), ("all", "attributes"))  # fmt: skip
+COUNT_WORDS = (("how", "many"), ("number", "of"), ("count", "of"), ("count",),
+               ("total", "number"))  # fmt: skip
+LIKE_WORDS = {"contain", "contains", "containing", "include", "includes", "including",
+              "like", "substring", "word", "start", "starts", "starting", "begin",
+              "begins", "beginning", "end", "ends", "ending"}  # fmt: skip
+ALPHABETICAL = re.compile(r"\balphabetic(al)?(ly)?\b|\blexicographic", re.I)
+
+
+def lowers(words: tuple[Word, ...]) -> list[str]:
+    return [w.lower.replace("'", "") for w in words]
+
+
+def phrase_at(lows: list[str], index: int, phrases: tuple[tuple[str, ...], ...]) -> int:
+    """The length of the longest of `phrases` starting at `index` (0 when none does)."""
+    best = 0
+    for phrase in phrases:
+        if tuple(lows[index : index + len(phrase)]) == phrase:
+            best = max(best, len(phrase))
+    return best
+
+
+def comparator_at(lows: list[str], index: int) -> tuple[str, int] | None:
+    """The operator a comparison starting at `index` gives, and its length in words."""
+    best: tuple[str, int] | None = None
+    for phrase, op in COMPARATORS:
+        if tuple(lows[index : index + len(phrase)]) == phrase and (
+            best is None or len(phrase) > best[1]
+        ):
+            best = (op, len(phrase))
+    return best

@@ -1,0 +1,86 @@
+"""The stored text values a question may name, for linking: every distinct short value of
+each text column with at most `LINK_VALUE_LIMIT` of them ("Google" is `Inst.name`, "King" is
+`Rooms.bedType`). Read once per semantic-layer version and kept like the value index; the
+values never leave Switchboard.
+"""
+
+import hashlib
+import re
+import threading
+from dataclasses import dataclass
+
+from django.core.cache import cache
+
+from core.databases.scope import Scope
+from core.databases.urls import WarehouseUrl
+from registries.services import SemanticLayer
+from sqlagent.execution import open_connection
+
+LINK_VALUE_LIMIT = 2000
+MAX_VALUE_CHARS = 60
+CACHE_SECONDS = 7 * 24 * 3600
+
+
+def value_key(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+@dataclass(frozen=True)
+class StoredValues:
+    by_key: dict[str, tuple[tuple[str, str, str], ...]]  # normal form -> (table, column, value)
+    longest: int  # words in the longest value
+
+    def find(self, text: str) -> tuple[tuple[str, str, str], ...]:
+        return self.by_key.get(value_key(text), ())
+
+
+def _quote(name: str, engine: str) -> str:
+    return f'"{name}"' if engine == "postgres" else f"`{name}`"
+
+
+def build_stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> StoredValues:
+    engine = WarehouseUrl.parse(url).engine
+    found: dict[str, list[tuple[str, str, str]]] = {}
+    conn = open_connection(url, agent=agent, scope=Scope())
+    try:
+        with conn.cursor() as cursor:
+            for name, table in layer.tables.items():
+                relation = _quote(table.secure_view or name, engine)
+                for column in table.columns.values():
+                    if column.data_type != "text" or column.name in table.sensitive_columns:
+                        continue
+                    quoted = _quote(column.name, engine)
+                    cursor.execute(
+                        f"SELECT DISTINCT {quoted} FROM {relation} "  # noqa: S608 - schema names
+                        f"WHERE {quoted} IS NOT NULL LIMIT {LINK_VALUE_LIMIT + 1}"
+                    )
+                    rows = cursor.fetchall()
+                    if len(rows) > LINK_VALUE_LIMIT:
+                        continue
+                    for (value,) in rows:
+                        if isinstance(value, str) and 0 < len(value) <= MAX_VALUE_CHARS:
+                            key = value_key(value)
+                            if key:
+                                found.setdefault(key, []).append((name, column.name, value))
+    finally:
+        conn.close()
+    longest = max((len(k.split()) for k in found), default=1)
+    return StoredValues({k: tuple(v) for k, v in found.items()}, min(longest, 8))
+
+
+_here: dict[str, StoredValues] = {}
+_lock = threading.Lock()
+
+
+def stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> StoredValues:
+    where = hashlib.sha256(url.encode()).hexdigest()[:12]
+    key = f"sqlagent:linkvalues:{layer.data_source}:{layer.version}:{where}"
+    found = _here.get(key) or cache.get(key)
+    if found is None:
+        found = build_stored_values(layer, url, agent=agent)
+        cache.set(key, found, CACHE_SECONDS)
+    with _lock:
+        if len(_here) >= 8:
+            _here.clear()
+        _here[key] = found
+    return found

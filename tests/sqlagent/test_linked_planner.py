@@ -1,0 +1,116 @@
+"""The schema-linked planner on third-party databases nobody described: bootstrapped from
+introspection alone, asked in plain words, checked against SQL written by hand."""
+
+import os
+import re
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from core.databases.scope import Scope
+from registries.datasets import load_spider_db
+from registries.models import DataSource
+from sqlagent.agent import ask
+from sqlagent.answer_matching import matches
+from sqlagent.execution import execute_read
+from sqlagent.third_party import source_for_url
+
+from .agent_fixtures import agent_warehouse_schema, agent_warehouse_url, no_llm, warehouse
+
+__all__ = ["agent_warehouse_schema", "agent_warehouse_url", "no_llm", "warehouse"]
+
+PREFIX = re.sub(r"\W", "_", os.environ.get("TEST_DATABASE_NAME") or "test_linking")[:40]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_llm")]
+
+
+@pytest.fixture(scope="module")
+def hr_url() -> str:
+    if not (settings.DATASETS_DIR / "spider_train").is_dir():
+        pytest.skip(f"the sample datasets are not at {settings.DATASETS_DIR}")
+    return load_spider_db("hr_1", "mysql://root@127.0.0.1:3306/", database=f"{PREFIX}_hr_1")[0].url
+
+
+def _asked(question: str, url: str) -> Any:
+    source, _ = source_for_url(url)
+    return ask(question, source=source, scope=Scope())
+
+
+def _gold(sql: str, url: str) -> list[tuple[Any, ...]]:
+    return execute_read(sql, url=url, agent=False, max_rows=10_000).rows
+
+
+# Questions written for this test in the words of someone asking, with the SQL that
+# answers them; each needs a different shape of query.
+ASKED = [
+    ("How many employees are there?", "SELECT COUNT(*) FROM employees", False),
+    (
+        "What are the first names of employees whose salary is more than 15000?",
+        "SELECT first_name FROM employees WHERE salary > 15000",
+        False,
+    ),
+    (
+        "What is the average salary of employees in department 90?",
+        "SELECT AVG(salary) FROM employees WHERE department_id = 90",
+        False,
+    ),
+    (
+        "What are the first names of employees in the Marketing department?",
+        "SELECT e.first_name FROM employees e JOIN departments d "
+        "ON e.department_id = d.department_id WHERE d.department_name = 'Marketing'",
+        False,
+    ),
+    (
+        "How many employees does each department id have?",
+        "SELECT department_id, COUNT(*) FROM employees GROUP BY department_id",
+        False,
+    ),
+    (
+        "Show the first name of the employee with the highest salary.",
+        "SELECT first_name FROM employees ORDER BY salary DESC LIMIT 1",
+        True,
+    ),
+    (
+        "List the last names of employees who earn more than the average salary.",
+        "SELECT last_name FROM employees WHERE salary > (SELECT AVG(salary) FROM employees)",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "gold", "ordered"), ASKED)
+def test_a_bootstrapped_database_is_answered_from_its_schema_and_values(
+    hr_url: str, question: str, gold: str, ordered: bool, settings: Any
+) -> None:
+    settings.SQL_LINKED_MIN_CONFIDENCE = 0  # the reading, whatever the fitted threshold
+    answer = _asked(question, hr_url)
+    assert answer.status == "answered", answer.reason
+    assert answer.generator == "linked"
+    assert matches(_gold(gold, hr_url), answer.rows, ordered=ordered), answer.sql
+
+
+def test_words_the_schema_does_not_hold_are_declined_with_the_reason(hr_url: str) -> None:
+    answer = _asked("Which employees have a parking permit for the rooftop garage?", hr_url)
+    assert answer.status == "declined"
+    assert answer.sql is None
+    assert answer.reason
+
+
+def test_a_reading_below_the_threshold_is_not_run(hr_url: str, settings: Any) -> None:
+    settings.SQL_LINKED_MIN_CONFIDENCE = 0.9999
+    answer = _asked(
+        "What are the first names of employees whose salary is more than 15000?", hr_url
+    )
+    assert answer.generator != "linked"  # the term planner's reading, or a decline
+    if answer.status == "declined":
+        assert "not sure enough" in answer.reason
+    linking = next(e for e in answer.trace if e["step"] == "linking" and e["status"] == "end")
+    assert linking["detail"]["confidence"] < 0.9999
+    assert linking["detail"]["links"]  # what it understood, for the trace
+
+
+def test_the_curated_warehouse_keeps_its_term_planner_first(warehouse: DataSource) -> None:
+    answer = ask("How many customers do we have?", scope=Scope())
+    assert answer.status == "answered"
+    assert answer.generator == "compiler"
+    assert not any(e["step"] == "linking" for e in answer.trace)
