@@ -1,11 +1,14 @@
 """Time the SQL agent's planning without an LLM, and join-path finding alone.
 
     python bench/sql_planning_benchmark.py [--repeat N] [--pairs N] [--data-source NAME]
+        [--questions FILE]
 
 Planning is steps 1-7 of the agent (terms, resolution, tables and joins, compiled SQL,
-secure-view rewrite, fan-out guard, validation), not execution, for every question of
-warehouse/questions.jsonl, N times each, on the registry of the development
-warehouse (`manage.py load_warehouse` and `load_demo_registry` first). The value index is
+secure-view rewrite, fan-out guard, validation), not execution, plus the schema-linked
+reading (which the agent makes where the term planner declines, and first on a database
+nobody described): the worst case, both, for every question of warehouse/questions.jsonl
+(or --questions FILE), N times each, on the registry of the development warehouse
+(`manage.py load_warehouse` and `load_demo_registry` first) or of --data-source. The value index is
 read once before timing, as the agent reads it from the cache. Path finding times
 `shortest_path` between random table pairs with its cache cleared (cold) and filled
 (cached), and `plan_joins` on random sets of two to four tables.
@@ -15,6 +18,7 @@ Targets: planning p95 under 50 ms, path finding under 5 ms.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -41,6 +45,8 @@ from registries.semantic_layer_loader import load_semantic_layer  # noqa: E402
 from sqlagent.execution import with_row_limit  # noqa: E402
 from sqlagent.fan_out import guard_fan_out  # noqa: E402
 from sqlagent.join_paths import NoJoinPath, join_graph, plan_joins, shortest_path  # noqa: E402
+from sqlagent.linking import Unreadable, plan_linked  # noqa: E402
+from sqlagent.linking.values import StoredValues, stored_values  # noqa: E402
 from sqlagent.plan import CannotAnswer  # noqa: E402
 from sqlagent.question_terms import extract_terms  # noqa: E402
 from sqlagent.resolution import resolve  # noqa: E402
@@ -53,6 +59,7 @@ from sqlagent.value_index import ValueIndex, value_index  # noqa: E402
 from sqlagent.vocabulary import vocabulary  # noqa: E402
 
 QUESTIONS = Path(__file__).resolve().parent.parent / "warehouse" / "questions.jsonl"
+Values = tuple[ValueIndex, StoredValues]
 
 
 def machine() -> str:
@@ -73,8 +80,12 @@ def percentiles(values: list[float]) -> str:
     )
 
 
-def plan_once(question: str, layer: SemanticLayer, values: ValueIndex) -> str:
-    """Steps 1-7 as the agent runs them; the outcome: planned, declined or invalid."""
+def plan_once(question: str, layer: SemanticLayer, both: Values) -> str:
+    """Steps 1-7 as the agent runs them, then the linked reading; the term planner's
+    outcome: planned, declined or invalid."""
+    values, stored = both
+    with contextlib.suppress(Unreadable):
+        plan_linked(question, layer, stored)
     terms = extract_terms(question, vocabulary(layer, values.values), today=timezone.localdate())
     resolved = resolve(terms, layer, values)
     statement: exp.Expression
@@ -100,8 +111,8 @@ def timed(call: Callable[[], object]) -> tuple[float, object]:
     return (time.perf_counter() - started) * 1000, result
 
 
-def bench_planning(layer: SemanticLayer, values: ValueIndex, repeat: int) -> list[float]:
-    questions = [json.loads(line)["question"] for line in QUESTIONS.read_text().splitlines()]
+def bench_planning(layer: SemanticLayer, values: Values, repeat: int, path: Path) -> list[float]:
+    questions = [json.loads(line)["question"] for line in path.read_text().splitlines()]
     outcomes: dict[str, int] = {}
     for question in questions:  # warm-up: compiled regexes, cached schema views
         plan_once(question, layer, values)
@@ -111,7 +122,7 @@ def bench_planning(layer: SemanticLayer, values: ValueIndex, repeat: int) -> lis
             ms, outcome = timed(lambda q=question: plan_once(q, layer, values))  # type: ignore[misc]
             times.append(ms)
             outcomes[str(outcome)] = outcomes.get(str(outcome), 0) + 1
-    print(f"\nplanning, steps 1-7 ({len(questions)} questions x {repeat}):")
+    print(f"\nplanning, steps 1-7 and the linked reading ({len(questions)} questions x {repeat}):")
     print(f"  {percentiles(times)}")
     print("  outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
     return times
@@ -165,17 +176,19 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20, help="passes over the question set")
     parser.add_argument("--pairs", type=int, default=400, help="random table pairs")
     parser.add_argument("--data-source", help="default: the demo warehouse")
+    parser.add_argument("--questions", type=Path, default=QUESTIONS, help="a JSONL question set")
     args = parser.parse_args()
     layer = load_semantic_layer(args.data_source)
     source = DataSource.objects.get(name=layer.data_source)
     secured = any(t.secure_view for t in layer.tables.values())
     ms, values = timed(lambda: value_index(layer, source.resolved_url(), agent=secured))
     assert isinstance(values, ValueIndex)
+    stored = stored_values(layer, source.resolved_url(), agent=secured)
     print(f"machine: {machine()}")
     print(f"data source {layer.data_source}: {len(layer.tables)} tables, "
           f"{len(layer.relationships)} relationships; value index {len(values.values)} values "
           f"read in {ms:.0f} ms (cached after the first read)")  # fmt: skip
-    planning = bench_planning(layer, values, args.repeat)
+    planning = bench_planning(layer, (values, stored), args.repeat, args.questions)
     cold, planned = bench_paths(layer, args.pairs)
 
     def p95(values: list[float]) -> float:

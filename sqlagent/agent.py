@@ -123,7 +123,8 @@ def ask(
         why = _prefer_linked(planned, answer, target, clock)
         if planned.plan is None and planned.linked is None:
             _explain_decline(answer, planned.terms, target)
-            return _decline(answer, clock, why or planned.declined)
+            reason = planned.declined if target.curated else why
+            return _decline(answer, clock, reason or why or planned.declined)
     if planned.plan is not None:
         finalize.describe_tables(answer, planned.plan)
     run = _Run(target, planned, scope, answer, clock, use_llm)
@@ -173,28 +174,29 @@ def _plan(
 
 
 def _prefer_linked(planned: Planned, answer: SqlAnswer, target: Source, clock: StepClock) -> str:
-    """Where nobody confirmed the registry's terms, evidence from the schema and its values
-    goes first and the term planner is the fallback; elsewhere the other way round. Returns
-    why the linked reading was not taken ("" when it was, or had nothing to say)."""
+    """The linked reading, where the term planner has no plan or nobody confirmed the
+    registry's terms. On such a registry the term planner's plan is not run either: made
+    from suggested terms alone it was wrong about as often as right on development data,
+    and it carries no confidence to gate it. Returns why the linked reading was not taken."""
     planned.linked, why = _link(answer.question, target, clock)
     if planned.linked is not None:
-        planned.plan = answer.plan = None
         answer.tables = [
             {"table": t, "reason": "named by the question"} for t in planned.linked.intent.tables
         ]
+    if planned.linked is not None or not target.curated:
+        planned.plan = answer.plan = None
     return why
 
 
 def _link(question: str, target: Source, clock: StepClock) -> tuple[LinkedPlan | None, str]:
-    """The schema-linked reading when it is sure enough, else why not ("" when it has
-    nothing to add to the planner's own reason)."""
+    """The schema-linked reading when it is sure enough, else why not."""
     with clock.step("linking") as out:
         values = stored_values(target.layer, target.url, agent=target.agent_login)
         try:
             linked = plan_linked(question, target.layer, values)
         except Unreadable as error:
             out["declined"] = str(error)
-            return None, ""
+            return None, str(error)
         out["links"] = linked.links
         out["confidence"] = linked.confidence
         out["evidence"] = linked.evidence.features()

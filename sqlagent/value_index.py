@@ -11,7 +11,10 @@ import hashlib
 import logging
 import re
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.cache import cache
 
@@ -53,48 +56,57 @@ def _quote(name: str, engine: str) -> str:
     return f'"{name}"' if engine == "postgres" else f"`{name}`"
 
 
-def build_value_index(layer: SemanticLayer, url: str, *, agent: bool) -> ValueIndex:
+@contextmanager
+def reading_tables(
+    layer: SemanticLayer, url: str, *, agent: bool
+) -> Iterator[tuple[Any, Callable[[str], str]]]:
+    """A cursor on the warehouse, unscoped, and how to quote a name there."""
     engine = WarehouseUrl.parse(url).engine
-    values: list[tuple[str, str, str]] = []
-    codes: list[tuple[str, str, str]] = []
     conn = open_connection(url, agent=agent, scope=Scope())
     try:
         with conn.cursor() as cursor:
-            for name, table in layer.tables.items():
-                relation = _quote(table.secure_view or name, engine)
-                text = [
-                    c for c in table.columns.values() if c.data_type == "text" and not c.primary_key
-                ]
-                if not text:
-                    continue
-                counts = ", ".join(f"COUNT(DISTINCT {_quote(c.name, engine)})" for c in text)
-                cursor.execute(f"SELECT {counts} FROM {relation}")  # noqa: S608 - names from the schema
-                distinct = dict(zip((c.name for c in text), cursor.fetchone() or (), strict=False))
-                for column in text:
-                    n = distinct.get(column.name) or 0
-                    named = column.name in table.label_columns and table.role in NAMED_ROLES
-                    limit = LABEL_LIMIT if named else ENUM_LIMIT
-                    if FREE_TEXT.search(column.name) and not column.unique:
-                        continue
-                    if n == 0 or (n > limit and not column.unique):
-                        continue
-                    quoted = _quote(column.name, engine)
-                    if n > limit:  # a unique code column: remember the shape of its values
-                        cursor.execute(
-                            f"SELECT {quoted} FROM {relation} WHERE {quoted} IS NOT NULL LIMIT 1"  # noqa: S608
-                        )
-                        row = cursor.fetchone()
-                        if row and CODE.match(str(row[0])):
-                            codes.append((name, column.name, _shape(str(row[0]))))
-                        continue
-                    cursor.execute(
-                        f"SELECT DISTINCT {quoted} FROM {relation} WHERE {quoted} IS NOT NULL"  # noqa: S608
-                    )
-                    for (value,) in cursor.fetchall():
-                        if isinstance(value, str) and 0 < len(value) <= 80:
-                            values.append((name, column.name, value))
+            yield cursor, lambda name: _quote(name, engine)
     finally:
         conn.close()
+
+
+def build_value_index(layer: SemanticLayer, url: str, *, agent: bool) -> ValueIndex:
+    values: list[tuple[str, str, str]] = []
+    codes: list[tuple[str, str, str]] = []
+    with reading_tables(layer, url, agent=agent) as (cursor, quote):
+        for name, table in layer.tables.items():
+            relation = quote(table.secure_view or name)
+            text = [
+                c for c in table.columns.values() if c.data_type == "text" and not c.primary_key
+            ]
+            if not text:
+                continue
+            counts = ", ".join(f"COUNT(DISTINCT {quote(c.name)})" for c in text)
+            cursor.execute(f"SELECT {counts} FROM {relation}")  # noqa: S608 - names from the schema
+            distinct = dict(zip((c.name for c in text), cursor.fetchone() or (), strict=False))
+            for column in text:
+                n = distinct.get(column.name) or 0
+                named = column.name in table.label_columns and table.role in NAMED_ROLES
+                limit = LABEL_LIMIT if named else ENUM_LIMIT
+                if FREE_TEXT.search(column.name) and not column.unique:
+                    continue
+                if n == 0 or (n > limit and not column.unique):
+                    continue
+                quoted = quote(column.name)
+                if n > limit:  # a unique code column: remember the shape of its values
+                    cursor.execute(
+                        f"SELECT {quoted} FROM {relation} WHERE {quoted} IS NOT NULL LIMIT 1"  # noqa: S608
+                    )
+                    row = cursor.fetchone()
+                    if row and CODE.match(str(row[0])):
+                        codes.append((name, column.name, _shape(str(row[0]))))
+                    continue
+                cursor.execute(
+                    f"SELECT DISTINCT {quoted} FROM {relation} WHERE {quoted} IS NOT NULL"  # noqa: S608
+                )
+                for (value,) in cursor.fetchall():
+                    if isinstance(value, str) and 0 < len(value) <= 80:
+                        values.append((name, column.name, value))
     return ValueIndex(tuple(values), tuple(codes))
 
 

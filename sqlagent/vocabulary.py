@@ -16,6 +16,9 @@ from registries.services import SemanticLayer, Term
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# Plurals of words that end in "ie" (not "y"): movie, not "movy".
+_IE_PLURALS = frozenset({"movies", "cookies", "calories", "zombies", "rookies", "goalies",
+                         "brownies", "selfies", "hoodies", "lingeries", "prairies"})  # fmt: skip
 # Words whose trailing "s" is not a plural.
 _NOT_PLURAL = {"status", "address", "business", "gas", "bus", "yes", "is", "has", "was", "its",
                "this", "series", "species"}  # fmt: skip
@@ -29,7 +32,7 @@ def singular(word: str) -> str:
     if len(word) <= 3 or word in _NOT_PLURAL or word.endswith(("ss", "us", "is")):
         return word
     if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
+        return word[:-1] if word in _IE_PLURALS else word[:-3] + "y"
     if word.endswith(("ches", "shes", "xes", "sses", "zzes")):  # not "sizes", "prizes"
         return word[:-2]
     if word.endswith("s"):

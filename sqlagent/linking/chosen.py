@@ -74,7 +74,7 @@ def choose(links: list[Link]) -> Chosen:
     named_at: dict[str, list[int]] = {}
     for group in kept:
         for x in group:
-            if x.value is None and x.element.is_table and x.score >= 0.9:
+            if x.value is None and x.element.is_table and x.score >= 0.75:
                 named_at.setdefault(x.element.table, []).append(x.start)
     chosen = Chosen()
     for group in sorted(kept, key=lambda g: g[0].start):
@@ -89,18 +89,19 @@ def _pick(group: list[Link], named_at: dict[str, list[int]]) -> Choice:
     def rank(link: Link) -> tuple[float, ...]:
         where = named_at.get(link.element.table, [])
         distance = min((abs(p - link.start) for p in where), default=99)
-        return (
-            link.score,
-            bool(where),
-            -distance,
-            link.element.is_table,
-            link.element.owned,
-        )
+        # A column of a table the question names beats a surer name elsewhere: "the names
+        # and details of the staff" are the staff's, not another table's "details".
+        named = bool(where) and (link.element.is_table or link.score >= 0.5)
+        return (named, link.score, -distance, link.element.is_table, link.element.owned)
 
     ordered = sorted(group, key=rank, reverse=True)
     best = ordered[0]
     rivals = [
-        x for x in ordered[1:] if x.score >= best.score - 0.05 and rank(x)[1:3] == rank(best)[1:3]
+        x
+        for x in ordered[1:]
+        if x.score >= best.score - 0.05
+        and rank(x)[0] == rank(best)[0]
+        and rank(x)[2] == rank(best)[2]
     ]
     rivals = [x for x in rivals if str(x.element) != str(best.element)]
     return Choice(best, alternatives=len({str(x.element) for x in rivals}))

@@ -26,6 +26,8 @@ class _Names:
 
 
 def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
+    if not intent.tables:
+        raise Unreadable("it names no table to read")
     try:
         joins = plan_joins(layer, intent.tables)
     except NoJoinPath as error:
@@ -66,10 +68,6 @@ def _select(
             ),
         )
         select = select.join(_table(step.right_table, names.alias[step.right_table]), on=on)
-    aggregated = [o for o in intent.outputs if o.aggregate]
-    plain = [o for o in intent.outputs if not o.aggregate and o.element != intent.group]
-    if aggregated and plain:
-        raise Unreadable("it asks for totals and for single rows at once, without a grouping")
     outputs = [_output(o, names) for o in intent.outputs]
     if intent.star:
         outputs = [exp.Star()] + [o for o in outputs if isinstance(o, exp.AggFunc)]
@@ -116,8 +114,9 @@ def _compare(target: exp.Expr, op: str, value: Any, second: Any = None) -> exp.E
     if op == "between":
         upper = exp.Literal.number(second) if second is not None else literal
         return exp.Between(this=target, low=literal, high=upper)
-    if op == "like":
-        return exp.Like(this=target, expression=exp.Literal.string(f"%{value}%"))
+    if op in ("like", "starts", "ends"):
+        pattern = {"like": "%{}%", "starts": "{}%", "ends": "%{}"}[op].format(value)
+        return exp.Like(this=target, expression=exp.Literal.string(pattern))
     kinds = {"=": exp.EQ, "!=": exp.NEQ, ">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
     return kinds[op](this=target, expression=literal)
 
@@ -159,6 +158,11 @@ def _missing(
 def _grouping(intent: Intent, layer: SemanticLayer, names: _Names) -> list[exp.Expr]:
     if intent.group is not None and intent.group.column:
         return [names.column(intent.group)]
+    plain = [o.element for o in intent.outputs if o.element is not None and not o.aggregate]
+    if plain and any(o.aggregate for o in intent.outputs):
+        # "each status code and the number of bookings": the columns shown with a count
+        # are what it is counted by.
+        return [names.column(e) for e in dict.fromkeys(plain)]
     counted = intent.having is not None or (
         intent.order is not None and intent.order.aggregate == "count"
     )

@@ -19,6 +19,7 @@ from django.conf import settings
 from sqlagent.linking.chosen import Chosen
 from sqlagent.linking.intent import Intent
 from sqlagent.linking.question import Word
+from sqlagent.linking.signals import SHAPE_WORDS
 
 MODEL = Path(__file__).with_name("confidence.json")
 # Without a fitted model: a plan that explains every word with sure links is tried.
@@ -42,6 +43,9 @@ class Evidence:
     missing: float
     ordered: float
     guessed_label: float = 0.0  # the rows are shown by a column that does not name them
+    unexplained_signals: float = 0.0  # shape words ("most", "each", "not") left unread
+    stray_columns: float = 0.0  # columns of tables the question does not name
+    unnamed_tables: float = 0.0  # tables joined that the question does not name
     unplaced: tuple[str, ...] = ()  # literals the plan does not use (not a feature)
 
     @property
@@ -59,6 +63,7 @@ class Evidence:
         content = [i for i, w in enumerate(words) if w.content]
         unexplained = [i for i in content if i not in covered]
         scores = [c.link.score for c in chosen.choices] or [0.0]
+        named = set(chosen.tables)
         unplaced = tuple(
             w.text for i, w in enumerate(words) if (w.quoted or (w.number is not None and
                                                     w.lower[:1].isdigit())) and i not in covered
@@ -83,6 +88,11 @@ class Evidence:
             missing=float(intent.missing is not None),
             ordered=float(intent.order is not None),
             guessed_label=float(intent.guessed_label),
+            unexplained_signals=float(sum(1 for i in unexplained if words[i].lower in SHAPE_WORDS)),
+            stray_columns=float(
+                sum(1 for c in chosen.choices if named and not c.is_table and c.table not in named)
+            ),
+            unnamed_tables=float(len(set(intent.tables) - named)),
             unplaced=unplaced,
         )
 

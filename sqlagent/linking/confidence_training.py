@@ -19,7 +19,7 @@ from sqlagent.linking import confidence
 FEATURES = (
     "unexplained_share", "unexplained", "min_score", "mean_score", "ambiguous",
     "guessed_values", "tables", "conditions", "outputs", "grouped", "counted", "missing",
-    "ordered", "guessed_label",
+    "ordered", "guessed_label", "unexplained_signals", "stray_columns", "unnamed_tables",
 )  # fmt: skip
 C = 0.5  # regularisation: a few thousand examples, features that overlap
 

@@ -56,5 +56,6 @@ def read_words(question: str) -> tuple[Word, ...]:
         text = raw[:-2] if raw.lower().endswith("'s") else raw
         lower = text.lower()
         capital = text[:1].isupper() and match.start() > 0 and lower not in STOP
-        found.append(Word(text, lower, singular(lower), capitalised=capital))
+        lemma = "id" if lower == "ids" else singular(lower)
+        found.append(Word(text, lower, lemma, capitalised=capital))
     return tuple(found)

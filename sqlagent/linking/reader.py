@@ -78,6 +78,7 @@ class Reader:
     def read(self) -> Intent:
         self._counting()
         self._values()
+        self._patterns()
         self._comparisons()
         self._numbered()
         self._groups()
@@ -98,6 +99,9 @@ class Reader:
             if size and not self.count:
                 self.count = True
                 self.use(i, i + size)
+                for choice in self.chosen.choices:  # "number" is not apt_number here
+                    if i <= choice.start < i + size and not choice.is_value:
+                        self.take(choice)
                 if i + size < len(self.lows) and self.lows[i + size] in sig.DISTINCT_WORDS:
                     self.count_distinct = True
                     self.use(i + size, i + size + 1)
@@ -126,7 +130,11 @@ class Reader:
                 self.free(named)
                 and named is not None
                 and not named.is_value
-                and (named.table == choice.table or self._names(named, choice.link.element))
+                and (
+                    named.link.element == element
+                    or (named.is_table and named.table == choice.table)
+                    or self._names(named, element)
+                )
             ):
                 self.take(named)  # "the city Boston", "whose detail is 'Vincent'"
             value = choice.link.value if op != "like" else self.words[choice.start].text
@@ -215,6 +223,25 @@ class Reader:
     def _names(self, choice: Choice, element: Element) -> bool:
         said = {w.lemma for w in self.words[choice.start : choice.end]}
         return any(said <= set(name) for name, _ in element.names)
+
+    def _patterns(self) -> None:
+        """ "names that contain the word 'film'", "starting with 'A'": text matched in part."""
+        for i, word in enumerate(self.words):
+            if not word.quoted or i in self.intent.used or self.chosen.at(i) is not None:
+                continue
+            said = set(self.lows[max(0, i - 4) : i])
+            if not said & sig.LIKE_WORDS:
+                continue
+            op = "starts" if said & sig.STARTS else "ends" if said & sig.ENDS else "like"
+            before = [c for c in self.chosen.choices if c.end <= i and not c.is_value]
+            columns = [c for c in before if not c.is_table and self.free(c)]
+            target = self.take(columns[-1]) if columns else None
+            if target is None and before:
+                target = self.label(before[-1].table)
+            if target is None:
+                continue
+            self.use(i - 4, i + 1)
+            self.intent.conditions.append(Condition(target, op, word.text, at=i))
 
     def _numbered(self) -> None:
         """A number right after a column or table names a row: "department 90", "id 2"."""
@@ -337,20 +364,23 @@ class Reader:
             number = self.words[i + 1].number if i + 1 < len(self.words) else None
             if low in sig.ONLY_WITH_NUMBER and not number:
                 continue
-            before = self.words[i - 1].number if i else None
+            before = self._number_before(i)
             if self._adjective_superlative(i, low, int(before) if before else 1):
-                self.use(i - 1, i)
                 return
             limit = int(number) if number and low in ("top", "first", "last") else 1
             if before and not number:
                 limit = int(before)  # "the five oldest people"
-                self.use(i - 1, i)
             follows = self.next_choice(i + (2 if number else 1), within=3)
             if follows is not None and follows.is_table and low in ("most", "fewest", "least"):
                 self.intent.counted = self.take(follows).table
                 self.intent.need(self.intent.counted)
                 self.intent.order = Ordering(None, descending, aggregate="count")
-            elif follows is not None and follows.link.element.numeric:
+            elif (
+                follows is not None
+                and not follows.is_value
+                and not follows.is_table
+                and (follows.link.element.numeric or follows.start == i + 1)
+            ):
                 self.intent.order = Ordering(self.take(follows), descending)
             elif low in sig.DIMENSIONS and (element := self._dimension(sig.DIMENSIONS[low])):
                 self.intent.order = Ordering(element, descending)
@@ -361,6 +391,17 @@ class Reader:
             self.intent.limit = limit
             self.use(i, i + (2 if number else 1))
             return
+
+    def _number_before(self, i: int) -> float | None:
+        """ "the five oldest", "the three cities with the most": a count of rows to keep."""
+        for n in range(i - 1, max(-1, i - 5), -1):
+            word = self.words[n]
+            if word.number is not None and n not in self.intent.used:
+                if self.lows[n - 1 : n] in (["the"], ["top"], ["first"]) or n == i - 1:
+                    self.use(n, n + 1)
+                    return word.number
+                return None
+        return None
 
     def _adjective_superlative(self, i: int, low: str, limit: int) -> bool:
         """ "the most expensive" (a measure's adjective), "the most common X" (a count)."""

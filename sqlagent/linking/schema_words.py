@@ -21,7 +21,7 @@ ABBREVIATIONS = {
     "dt": ("date",), "nbr": ("number",), "cnt": ("count",), "mgr": ("manager",),
     "pos": ("position",), "ref": ("reference",), "org": ("organization",),
     "inst": ("institution",), "auth": ("author",), "info": ("information",),
-    "lat": ("latitude",), "lon": ("longitude",), "acc": ("account",),
+    "lat": ("latitude",), "lon": ("longitude",), "acc": ("account",), "apt": ("apartment",),
 }  # fmt: skip
 # Words a column name adds to say what kind of value it holds; a question may leave them out
 # ("the status of the order" is `order_status_code`).
@@ -87,6 +87,9 @@ def _column_names(
     written = tuple(words(column))
     if written != full:
         names.append((written, 1.0))  # the abbreviation as written is a name too
+    lettered = tuple(w for w in full if len(w) > 1)
+    if lettered and lettered != full:
+        names.append((lettered, 0.8))  # GType is "type", PName is "name"
     # Inside its own table a column is called without the table's name: product_price is
     # "price" in Products, StuID is "id" in Student.
     stripped = _without_prefix(full, table_words)
@@ -103,6 +106,9 @@ def _column_names(
         names.append(((meaningful[-1],), 0.6))
     if len(meaningful) > 1 and not key and (meaningful[0],) not in (n for n, _ in names):
         names.append(((meaningful[0],), 0.5))  # "RAM" for RAM_MiB
+    last = full[-1]
+    if len(full) > 1 and last in KIND_WORDS and last != "id" and not key:
+        names.append(((last,), 0.5))  # "the details" of Other_Details, "the name" of GName
     return names
 
 
@@ -114,10 +120,11 @@ def _owned(column: tuple[str, ...], table: tuple[str, ...]) -> int:
 
 
 def _without_prefix(full: tuple[str, ...], table_words: tuple[str, ...]) -> tuple[str, ...]:
+    """festival_name in festival_detail is "name"; product_price in Products is "price"."""
     for size in range(len(table_words), 0, -1):
-        head = table_words[-size:]
-        if full[:size] == head and len(full) > size:
-            return full[size:]
+        for head in (table_words[-size:], table_words[:size]):
+            if full[:size] == head and len(full) > size:
+                return full[size:]
     return full
 
 
@@ -131,7 +138,7 @@ def schema_words(layer: SemanticLayer) -> SchemaWords:
         names = [(table_words, 1.0)]
         if len(table_words) > 1:
             names.append((table_words[-1:], 0.6))  # "Customer_Policies": "policies"
-            names.append((table_words[:1], 0.55))  # "county_public_safety": "county"
+            names.append((table_words[:1], 0.8))  # "county_public_safety": "county"
         elements.append(Element(name, None, "table", tuple(names)))
         for column in table.columns.values():
             if column.name in table.sensitive_columns:

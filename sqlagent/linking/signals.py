@@ -79,6 +79,8 @@ COUNT_WORDS = (("how", "many"), ("number", "of"), ("count", "of"), ("count",),
 LIKE_WORDS = {"contain", "contains", "containing", "include", "includes", "including",
               "like", "substring", "word", "start", "starts", "starting", "begin",
               "begins", "beginning", "end", "ends", "ending"}  # fmt: skip
+STARTS = {"start", "starts", "starting", "begin", "begins", "beginning"}
+ENDS = {"end", "ends", "ending"}
 ALPHABETICAL = re.compile(r"\balphabetic(al)?(ly)?\b|\blexicographic", re.I)
 
 
@@ -104,3 +106,12 @@ def comparator_at(lows: list[str], index: int) -> tuple[str, int] | None:
         ):
             best = (op, len(phrase))
     return best
+
+
+# Every word that says something about a query's shape: one left unread is a warning sign.
+SHAPE_WORDS = frozenset(
+    set(AGGREGATES) | DESCENDING | ASCENDING | NEGATIONS | DISTINCT_WORDS | LIKE_WORDS
+    | {w for phrase, _ in COMPARATORS for w in phrase} | set(DIMENSIONS) | ORDER_VERBS
+    | {"each", "per", "every", "both", "only", "except", "also", "total", "number", "count",
+       "times", "average", "percentage", "percent", "share", "ratio", "same", "different"}
+) - {"the", "to", "at", "no", "than"}  # fmt: skip

@@ -11,12 +11,10 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from core.databases.scope import Scope
-from core.databases.urls import WarehouseUrl
 from registries.services import SemanticLayer
-from sqlagent.execution import open_connection
+from sqlagent.value_index import reading_tables
 
-LINK_VALUE_LIMIT = 2000
+LINK_VALUE_LIMIT = 10_000
 MAX_VALUE_CHARS = 60
 CACHE_SECONDS = 7 * 24 * 3600
 
@@ -34,36 +32,27 @@ class StoredValues:
         return self.by_key.get(value_key(text), ())
 
 
-def _quote(name: str, engine: str) -> str:
-    return f'"{name}"' if engine == "postgres" else f"`{name}`"
-
-
 def build_stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> StoredValues:
-    engine = WarehouseUrl.parse(url).engine
     found: dict[str, list[tuple[str, str, str]]] = {}
-    conn = open_connection(url, agent=agent, scope=Scope())
-    try:
-        with conn.cursor() as cursor:
-            for name, table in layer.tables.items():
-                relation = _quote(table.secure_view or name, engine)
-                for column in table.columns.values():
-                    if column.data_type != "text" or column.name in table.sensitive_columns:
-                        continue
-                    quoted = _quote(column.name, engine)
-                    cursor.execute(
-                        f"SELECT DISTINCT {quoted} FROM {relation} "  # noqa: S608 - schema names
-                        f"WHERE {quoted} IS NOT NULL LIMIT {LINK_VALUE_LIMIT + 1}"
-                    )
-                    rows = cursor.fetchall()
-                    if len(rows) > LINK_VALUE_LIMIT:
-                        continue
-                    for (value,) in rows:
-                        if isinstance(value, str) and 0 < len(value) <= MAX_VALUE_CHARS:
-                            key = value_key(value)
-                            if key:
-                                found.setdefault(key, []).append((name, column.name, value))
-    finally:
-        conn.close()
+    with reading_tables(layer, url, agent=agent) as (cursor, quote):
+        for name, table in layer.tables.items():
+            relation = quote(table.secure_view or name)
+            for column in table.columns.values():
+                if column.data_type != "text" or column.name in table.sensitive_columns:
+                    continue
+                quoted = quote(column.name)
+                cursor.execute(
+                    f"SELECT DISTINCT {quoted} FROM {relation} "  # noqa: S608 - schema names
+                    f"WHERE {quoted} IS NOT NULL LIMIT {LINK_VALUE_LIMIT + 1}"
+                )
+                rows = cursor.fetchall()
+                if len(rows) > LINK_VALUE_LIMIT:
+                    continue
+                for (value,) in rows:
+                    if isinstance(value, str) and 0 < len(value) <= MAX_VALUE_CHARS:
+                        key = value_key(value)
+                        if key:
+                            found.setdefault(key, []).append((name, column.name, value))
     longest = max((len(k.split()) for k in found), default=1)
     return StoredValues({k: tuple(v) for k, v in found.items()}, min(longest, 8))
 

@@ -6,9 +6,9 @@ import csv
 import os
 import re
 from collections import defaultdict
+from typing import Any
 
 import pytest
-from django.conf import settings
 
 from core.databases.scope import Scope
 from registries.datasets import load_spider_db
@@ -23,7 +23,8 @@ PREFIX = re.sub(r"\W", "_", os.environ.get("TEST_DATABASE_NAME") or "test_spider
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_llm")]
 
 
-def test_no_question_of_any_database_raises() -> None:
+def test_no_question_of_any_database_raises(settings: Any) -> None:
+    settings.SQL_STATEMENT_TIMEOUT_MS = 3000  # a slow read is a failure with its reason too
     folder = settings.DATASETS_DIR / "spider_train"
     if not (folder / "train_queries.csv").is_file():
         pytest.skip(f"the sample datasets are not at {settings.DATASETS_DIR}")

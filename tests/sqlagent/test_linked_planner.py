@@ -17,6 +17,7 @@ from sqlagent.execution import execute_read
 from sqlagent.third_party import source_for_url
 
 from .agent_fixtures import agent_warehouse_schema, agent_warehouse_url, no_llm, warehouse
+from .fake_llm import FakeLLM
 
 __all__ = ["agent_warehouse_schema", "agent_warehouse_url", "no_llm", "warehouse"]
 
@@ -114,3 +115,32 @@ def test_the_curated_warehouse_keeps_its_term_planner_first(warehouse: DataSourc
     assert answer.status == "answered"
     assert answer.generator == "compiler"
     assert not any(e["step"] == "linking" for e in answer.trace)
+
+
+def test_an_llm_gets_the_linked_reading_and_its_sql_is_checked_as_ever(hr_url: str) -> None:
+    fake = FakeLLM(
+        lambda prompt: "```sql\nSELECT FIRST_NAME FROM employees WHERE SALARY > 15000\n```"
+    )
+    with fake.configured():
+        answer = _asked(
+            "What are the first names of employees whose salary is more than 15000?", hr_url
+        )
+    assert answer.status == "answered", answer.reason
+    assert answer.generator == "llm"
+    assert matches(
+        _gold("SELECT first_name FROM employees WHERE salary > 15000", hr_url), answer.rows,
+        ordered=False,
+    )  # fmt: skip
+    prompt = fake.prompts[0]
+    assert "Words of the question found in the schema" in prompt
+    assert '"salary" -> employees.SALARY' in prompt
+    assert '"first names" -> employees.FIRST_NAME' in prompt
+
+
+def test_an_llm_reply_that_writes_is_refused_on_a_bootstrapped_database(hr_url: str) -> None:
+    fake = FakeLLM(lambda prompt: "```sql\nDELETE FROM employees\n```")
+    with fake.configured():
+        answer = _asked("How many employees are there?", hr_url)
+    assert answer.status in ("declined", "error")
+    assert answer.rows == []
+    assert _gold("SELECT COUNT(*) FROM employees", hr_url)[0][0] > 0  # nothing was deleted
