@@ -23,6 +23,7 @@ PREFIX = re.sub(r"\W", "_", os.environ.get("TEST_DATABASE_NAME") or "test_spider
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_llm")]
 
 
+@pytest.mark.timeout(1800)  # 6,726 questions on 137 databases
 def test_no_question_of_any_database_raises(settings: Any) -> None:
     settings.SQL_STATEMENT_TIMEOUT_MS = 3000  # a slow read is a failure with its reason too
     folder = settings.DATASETS_DIR / "spider_train"

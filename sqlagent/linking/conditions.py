@@ -1,0 +1,214 @@
+"""The reading steps that find conditions: stored values, text patterns, comparisons with
+numbers, dates and averages, a row named by its number, and how conditions are joined."""
+
+from itertools import pairwise
+
+from sqlagent.linking import signals as sig
+from sqlagent.linking.chosen import Choice
+from sqlagent.linking.intent import Condition
+from sqlagent.linking.reading_base import ReaderBase, Unreadable
+from sqlagent.linking.schema_words import Element
+
+
+class ConditionSteps(ReaderBase):
+    def _values(self) -> None:
+        values = [c for c in self.chosen.choices if c.is_value]
+        for n, choice in enumerate(values):
+            element = self.take(choice)
+            since = values[n - 1].end if n else 0
+            before = self.lows[max(since, choice.start - 7) : choice.start]
+            op = "like" if set(before[-4:]) & sig.LIKE_WORDS else "="
+            if set(before) & sig.NEGATIONS and not self._negates_table(
+                choice.start - len(before), choice.start
+            ):
+                op = "!="
+                self.use(choice.start - len(before), choice.start)
+            named = self.chosen.before(choice.start, within=3)
+            if (
+                self.free(named)
+                and named is not None
+                and not named.is_value
+                and (
+                    named.link.element == element
+                    or (named.is_table and named.table == choice.table)
+                    or self._names(named, element)
+                )
+            ):
+                self.take(named)  # "the city Boston", "whose detail is 'Vincent'"
+            value = choice.link.value if op != "like" else self.words[choice.start].text
+            earlier = values[n - 1] if n else None
+            joined = self.lows[earlier.end : choice.start] if earlier else []
+            condition = Condition(element, op, value, at=choice.start)
+            if earlier is not None and earlier.link.element == element and "or" in joined:
+                self.intent.any_of = True
+            if earlier is not None and earlier.link.element == element and "and" in joined:
+                self.intent.both.append(condition)
+                continue
+            self.intent.conditions.append(condition)
+        if self.intent.both:  # the first value of the pair is the other half
+            first = next(
+                c for c in self.intent.conditions if c.element == self.intent.both[0].element
+            )
+            self.intent.conditions.remove(first)
+            self.intent.both.insert(0, first)
+
+    def _comparisons(self) -> None:
+        i = 0
+        while i < len(self.lows):
+            found = sig.comparator_at(self.lows, i)
+            tail = tuple(self.lows[i + 1 : i + 3])
+            if not found and self.words[i].number is not None and tail in sig.AFTER_NUMBER:
+                found = ("", 0)  # "two or more jobs": the operator follows the number
+            between = self.lows[i] == "between"
+            if not found and not between:
+                i += 1
+                continue
+            op, size = found if found else ("between", 1)
+            at = i + size
+            number = self.words[at].number if at < len(self.words) else None
+            if number is None and at < len(self.words) and sig.DATE.match(self.lows[at]):
+                self._compare_date(i, op, at)
+                i = at + 1
+                continue
+            if number is None:
+                i = self._against_average(i, op, at) if found else i + 1
+                continue
+            second = None
+            if between and at + 2 < len(self.words) and self.lows[at + 1] == "and":
+                second = self.words[at + 2].number
+            end = at + (3 if second is not None else 1)
+            tail = tuple(self.lows[end : end + 2])
+            if tail in sig.AFTER_NUMBER:
+                op, end = sig.AFTER_NUMBER[tail], end + 2
+            self._compare(i, op, size, number, second, end)
+            i = end
+
+    def _compare(
+        self, i: int, op: str, size: int, number: float, second: float | None, end: int
+    ) -> None:
+        after = self.next_choice(end, within=2)
+        if after is not None and set(self.lows[end : after.start]) & {"and", "or", ","}:
+            after = None  # "above 50 and managers ...": the next clause, not what is counted
+        self.use(i, end)
+        times = self.lows[end : end + 1] == ["times"] or self.lows[i + size] in sig.TIMES
+        if (after is not None and after.is_table) or times:
+            if after is not None:
+                self.intent.counted = self.take(after).table
+                self.intent.need(self.intent.counted)
+            self.use(end, end + 1)
+            self.intent.having = (op, number, second)
+            return
+        target = None
+        dimension = sig.DIMENSIONS.get(self.lows[i])
+        if after is not None and after.link.element.numeric:
+            target = self.take(after)
+        if target is None:
+            before = self.chosen.before(i, within=4)
+            if self.free(before) and before is not None and before.link.element.numeric:
+                target = self.take(before)
+        if target is None and dimension:
+            target = self._dimension(dimension)
+        if target is None:
+            raise Unreadable(f"I could not tell what '{self.words[i].text} {number:g}' compares")
+        value = int(number) if number.is_integer() else number
+        upper = None if second is None else (int(second) if second.is_integer() else second)
+        self.intent.conditions.append(Condition(target, op, value, upper, at=i))
+
+    def _negates_table(self, start: int, end: int) -> bool:
+        """ "tracks that do not have a race in class GT": the negation is of the table."""
+        return any(c.is_table and start <= c.start < end for c in self.chosen.choices)
+
+    def _names(self, choice: Choice, element: Element) -> bool:
+        said = {w.lemma for w in self.words[choice.start : choice.end]}
+        return any(said <= set(name) for name, _ in element.names)
+
+    def _patterns(self) -> None:
+        """ "names that contain the word 'film'", "starting with 'A'": text matched in part."""
+        for i, word in enumerate(self.words):
+            if not word.quoted or i in self.intent.used or self.chosen.at(i) is not None:
+                continue
+            said = set(self.lows[max(0, i - 4) : i])
+            if not said & sig.LIKE_WORDS:
+                continue
+            op = "starts" if said & sig.STARTS else "ends" if said & sig.ENDS else "like"
+            before = [c for c in self.chosen.choices if c.end <= i and not c.is_value]
+            columns = [c for c in before if not c.is_table and self.free(c)]
+            target = self.take(columns[-1]) if columns else None
+            if target is None and before:
+                target = self.label(before[-1].table)
+            if target is None:
+                continue
+            self.use(i - 4, i + 1)
+            self.intent.conditions.append(Condition(target, op, word.text, at=i))
+
+    def _numbered(self) -> None:
+        """A number right after a column or table names a row: "department 90", "id 2"."""
+        for i, word in enumerate(self.words):
+            if word.number is None or i in self.intent.used or not word.lower[:1].isdigit():
+                continue
+            named = self.chosen.before(i, within=1)
+            if named is None or named.is_value or not self.free(named):
+                continue
+            element = named.link.element
+            if element.is_table:
+                key = next(
+                    (e for e in self.schema.elements if e.table == element.table and e.primary_key),
+                    None,
+                )
+                if key is None:
+                    continue
+                self.intent.need(element.table)
+                element = key
+            self.take(named)
+            self.use(i, i + 1)
+            number = word.number
+            value = int(number) if number.is_integer() else number
+            self.intent.conditions.append(Condition(element, "=", value, at=i))
+
+    def _compare_date(self, i: int, op: str, at: int) -> None:
+        before = self.chosen.before(i, within=4)
+        if (
+            self.free(before)
+            and before is not None
+            and before.link.element.data_type in ("date", "datetime", "text")
+        ):
+            target: Element | None = self.take(before)
+        else:
+            target = self._dimension(("date", "time", "day"))
+        if target is None:
+            raise Unreadable(f"I could not tell which date '{self.words[at].text}' bounds")
+        self.use(i, at + 1)
+        self.intent.conditions.append(Condition(target, op, self.words[at].text, at=i))
+
+    def _against_average(self, i: int, op: str, at: int) -> int:
+        """ "more than the average number of points": the column against its own average."""
+        words = self.lows[at : at + 3]
+        if not {"average", "mean"} & set(words):
+            return i + 1
+        start = at + next(n for n, w in enumerate(words) if w in ("average", "mean")) + 1
+        measured = self.next_choice(start, within=3)
+        if measured is None or not measured.link.element.numeric:
+            return i + 1
+        element = self.take(measured)
+        before = self.chosen.before(i, within=4)
+        if self.free(before) and before is not None and before.link.element == element:
+            self.take(before)
+        self.use(i, measured.end)
+        self.intent.conditions.append(Condition(element, op, None, against="avg", at=i))
+        return measured.end
+
+    def _joined(self) -> None:
+        """Conditions joined by "or" are alternatives; two on one column where the question
+        says "both" must each hold for some row (INTERSECT)."""
+        conditions = sorted(self.intent.conditions, key=lambda c: c.at)
+        for first, second in pairwise(conditions):
+            if "or" in self.lows[first.at : second.at]:
+                self.intent.any_of = True
+        if "both" in self.lows and not self.intent.both and not self.intent.any_of:
+            for first, second in pairwise(conditions):
+                if first.element == second.element:
+                    self.intent.conditions.remove(first)
+                    self.intent.conditions.remove(second)
+                    self.intent.both = [first, second]
+                    self.use(self.lows.index("both"), self.lows.index("both") + 1)
+                    return

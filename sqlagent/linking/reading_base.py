@@ -1,0 +1,90 @@
+"""What every reading step shares: the words, the chosen links, the intent being built, and
+which words and links are already explained."""
+
+from sqlagent.linking import signals as sig
+from sqlagent.linking.chosen import Choice, Chosen
+from sqlagent.linking.intent import Intent
+from sqlagent.linking.question import Word
+from sqlagent.linking.schema_words import Element, SchemaWords
+
+
+class Unreadable(Exception):
+    """The question's parts could not be placed; the message says which."""
+
+
+class ReaderBase:
+    def __init__(self, words: tuple[Word, ...], chosen: Chosen, schema: SchemaWords) -> None:
+        self.words = words
+        self.lows = sig.lowers(words)
+        self.chosen = chosen
+        self.schema = schema
+        self.taken: set[int] = set()  # indexes of choices already given a part
+        self.intent = Intent(anchor="")
+        self.count = False
+        self.count_distinct = False
+
+    def use(self, start: int, end: int) -> None:
+        self.intent.used.update(range(start, end))
+
+    def take(self, choice: Choice) -> Element:
+        self.taken.add(choice.start)
+        self.use(choice.start, choice.end)
+        return choice.link.element
+
+    def free(self, choice: Choice | None) -> bool:
+        return choice is not None and choice.start not in self.taken
+
+    def next_choice(self, index: int, within: int = 3) -> Choice | None:
+        found = self.chosen.after(index - 1, within=within)
+        return found if self.free(found) else None
+
+    def column_of(self, table: str, words: tuple[str, ...]) -> Element | None:
+        for element in self.schema.elements:
+            named = any(set(words) & set(name) for name, _ in element.names)
+            if element.table == table and element.column and named:
+                return element
+        return None
+
+    def named_label(self, table: str) -> Element | None:
+        """The column that names the table's rows: a name, title or label."""
+        columns = [e for e in self.schema.elements if e.table == table and e.column]
+        for word in ("name", "title", "label"):
+            for element in columns:
+                if element.names[0][0][-1:] == (word,):
+                    return element
+        return None
+
+    def label(self, table: str) -> Element | None:
+        """What to show of a table's rows: its name, else its first text column (a guess
+        the evidence records), else its key."""
+        found = self.named_label(table)
+        if found is not None:
+            return found
+        self.intent.guessed_label = True
+        columns = [e for e in self.schema.elements if e.table == table and e.column]
+        text = [e for e in columns if e.data_type == "text" and not e.primary_key]
+        return text[0] if text else next((e for e in columns if e.primary_key), None)
+
+    def _dimension(self, names: tuple[str, ...]) -> Element | None:
+        tables = self.chosen.tables or [c.table for c in self.chosen.choices]
+        for table in tables:
+            element = self.column_of(table, names)
+            if element is not None and element.data_type in (
+                "integer",
+                "decimal",
+                "date",
+                "datetime",
+            ):
+                return element
+        return None
+
+    def _number_before(self, i: int) -> float | None:
+        """ "the five oldest", "the three cities with the most": a count of rows to keep."""
+        for n in range(i - 1, max(-1, i - 5), -1):
+            word = self.words[n]
+            if word.number is not None and n not in self.intent.used:
+                if self.lows[n - 1 : n] in (["the"], ["top"], ["first"]) or n == i - 1:
+                    self.use(n, n + 1)
+                    return word.number
+                return None
+        return None
