@@ -322,6 +322,9 @@ SQL_DEFAULT_SCOPE = env.str("SQL_DEFAULT_SCOPE", default="all")
 # A schema-linked plan runs at this confidence or above; unset, the cut fitted with the
 # confidence model on development data (sqlagent/linking/confidence.json).
 SQL_LINKED_MIN_CONFIDENCE = env.float("SQL_LINKED_MIN_CONFIDENCE", default=None)
+# Words no table, column or value names are linked by meaning with the embedding model (off:
+# on development data it answered more but was no surer, see docs/sqlagent.md).
+SQL_LINK_BY_MEANING = env.bool("SQL_LINK_BY_MEANING", default=False)
 
 # registries
 # The data source the SQL agent answers from when none is named (its URL: WAREHOUSE_URL).

@@ -1,6 +1,7 @@
 """The schema-linked planner: for databases and phrasings no ontology was written for.
 
-Question words are linked to tables, columns and stored values by evidence (`links`), one
+Question words are linked to tables, columns and stored values by evidence (`links`; words
+nothing names are linked by meaning with the embedding model, `similar`), one
 reading is chosen (`chosen`), its parts are read (`reader`) and composed into SQL
 (`compose`). The plan carries a confidence from its evidence (`confidence`): the agent runs
 it only above the threshold fitted on development data, and declines with the reason below.
@@ -8,6 +9,7 @@ it only above the threshold fitted on development data, and declines with the re
 
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from sqlglot import exp
 
 from registries.services import SemanticLayer
@@ -19,6 +21,7 @@ from sqlagent.linking.links import name_links, value_links
 from sqlagent.linking.question import read_words
 from sqlagent.linking.reader import Reader, Unreadable
 from sqlagent.linking.schema_words import schema_words
+from sqlagent.linking.similar import similar_links
 from sqlagent.linking.values import StoredValues
 
 __all__ = ["LinkedPlan", "Unreadable", "links_text", "plan_linked"]
@@ -38,7 +41,11 @@ def plan_linked(question: str, layer: SemanticLayer, values: StoredValues) -> Li
     """The best linked reading of `question` as SQL; Unreadable says why there is none."""
     words = read_words(question)
     schema = schema_words(layer)
-    chosen: Chosen = choose(name_links(words, schema) + value_links(words, values, schema))
+    links = name_links(words, schema) + value_links(words, values, schema)
+    if settings.SQL_LINK_BY_MEANING:
+        covered = {i for link in links for i in link.span}
+        links += similar_links(words, covered, layer, schema)
+    chosen: Chosen = choose(links)
     if not chosen.choices:
         raise Unreadable("no word of the question names a table, column or value I know")
     intent = Reader(words, chosen, schema).read()
@@ -47,7 +54,7 @@ def plan_linked(question: str, layer: SemanticLayer, values: StoredValues) -> Li
     unplaced = evidence.unplaced_literals
     if unplaced:
         raise Unreadable(f"I could not place {', '.join(repr(w) for w in unplaced)}")
-    links = [
+    readable = [
         f"{' '.join(w.text for w in words[c.start : c.end])} -> {c.link.element}"
         + (f" = {c.link.value!r}" if c.is_value else "")
         for c in chosen.choices
@@ -56,7 +63,7 @@ def plan_linked(question: str, layer: SemanticLayer, values: StoredValues) -> Li
         (" ".join(w.text for w in words[c.start : c.end]), str(c.link.element), c.is_value)
         for c in chosen.choices
     ]
-    return LinkedPlan(statement, intent, weigh(evidence), evidence, links, named)
+    return LinkedPlan(statement, intent, weigh(evidence), evidence, readable, named)
 
 
 def links_text(plan: LinkedPlan) -> str:

@@ -144,3 +144,14 @@ def test_an_llm_reply_that_writes_is_refused_on_a_bootstrapped_database(hr_url: 
     assert answer.status in ("declined", "error")
     assert answer.rows == []
     assert _gold("SELECT COUNT(*) FROM employees", hr_url)[0][0] > 0  # nothing was deleted
+
+
+def test_words_no_name_holds_can_be_linked_by_meaning(hr_url: str, settings: Any) -> None:
+    settings.SQL_LINK_BY_MEANING = True
+    settings.SQL_LINKED_MIN_CONFIDENCE = 0
+    settings.MAX_QUERY_ROWS = 1000  # every salary, not the first 100
+    answer = _asked("List the wages of employees.", hr_url)
+    assert answer.status == "answered", answer.reason
+    linking = next(e for e in answer.trace if e["step"] == "linking" and e["status"] == "end")
+    assert "wages -> employees.SALARY" in linking["detail"]["links"]
+    assert matches(_gold("SELECT salary FROM employees", hr_url), answer.rows, ordered=False)

@@ -1,0 +1,70 @@
+"""Words no name or value explains, linked by meaning: the product's embedding model
+compares the word with every table's and column's name ("directed" and `director`, "born"
+and `birth_date`). A link by meaning is weaker evidence than one by name, and scores so.
+
+The names' vectors are computed once per semantic-layer version and kept in the cache.
+"""
+
+import threading
+
+import numpy as np
+from django.core.cache import cache
+
+from core.providers.embeddings import embed_texts, get_embedder
+from registries.services import SemanticLayer
+from sqlagent.linking.links import Link
+from sqlagent.linking.question import Word
+from sqlagent.linking.schema_words import SchemaWords
+from sqlagent.linking.signals import SHAPE_WORDS
+
+MIN_SIMILARITY = 0.6  # cosine of a word and a name, below which they are not linked
+WEIGHT = 0.7  # a link by meaning scores its similarity times this
+CACHE_SECONDS = 7 * 24 * 3600
+
+_words: dict[str, np.ndarray] = {}
+_lock = threading.Lock()
+
+
+def _name_vectors(layer: SemanticLayer, schema: SchemaWords) -> np.ndarray:
+    key = f"sqlagent:namevectors:{get_embedder().name}:{layer.data_source}:{layer.version}"
+    found = cache.get(key)
+    if found is None or len(found) != len(schema.elements):
+        phrases = [" ".join(e.names[0][0]) for e in schema.elements]
+        found = np.asarray(embed_texts(phrases), dtype=np.float32)
+        cache.set(key, found, CACHE_SECONDS)
+    return found
+
+
+def _word_vectors(words: list[str]) -> np.ndarray:
+    missing = [w for w in dict.fromkeys(words) if w not in _words]
+    if missing:
+        vectors = embed_texts(missing)
+        with _lock:
+            if len(_words) > 20_000:
+                _words.clear()
+            for word, vector in zip(missing, vectors, strict=True):
+                _words[word] = np.asarray(vector, dtype=np.float32)
+    return np.stack([_words[w] for w in words])
+
+
+def similar_links(
+    words: tuple[Word, ...], covered: set[int], layer: SemanticLayer, schema: SchemaWords
+) -> list[Link]:
+    """Links for content words outside `covered`, each to the name nearest in meaning."""
+    open_words = [
+        i
+        for i, w in enumerate(words)
+        if i not in covered and w.content and not w.quoted and w.lower not in SHAPE_WORDS
+        and len(w.lower) > 2 and w.lower.isalpha()
+    ]  # fmt: skip
+    if not open_words or not schema.elements:
+        return []
+    names = _name_vectors(layer, schema)
+    found = _word_vectors([words[i].lower for i in open_words]) @ names.T
+    links = []
+    for row, i in enumerate(open_words):
+        best = int(np.argmax(found[row]))
+        similarity = float(found[row][best])
+        if similarity >= MIN_SIMILARITY:
+            links.append(Link(i, i + 1, schema.elements[best], round(similarity * WEIGHT, 3)))
+    return links
