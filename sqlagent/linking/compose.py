@@ -35,6 +35,10 @@ def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     names = _Names(joins)
     if not intent.both:
         return _select(intent, layer, joins, names, intent.conditions)
+    # Each half shows the rows, not the column the two conditions differ on.
+    paired = {c.element for c in intent.both}
+    shown = [o for o in intent.outputs if o.element not in paired] or intent.outputs
+    intent.outputs = shown
     halves = [
         _select(intent, layer, joins, names, [*intent.conditions, condition])
         for condition in intent.both

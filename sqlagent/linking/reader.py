@@ -36,9 +36,9 @@ class Reader(ConditionSteps):
     def _counting(self) -> None:
         for i in range(len(self.lows)):
             size = sig.phrase_at(self.lows, i, sig.COUNT_WORDS)
-            measured = self.chosen.after(i + size - 1, within=2)
+            measured = self.chosen.after(i + size - 1, within=2) or self.chosen.at(i)
             if measured is not None and measured.link.element.numeric and not measured.is_value:
-                size = 0  # "the number of points", "how many milliseconds": a measure
+                size = 0  # "the number of points", "the total number of customers" (a column)
             if size and not self.count:
                 self.count = True
                 self.use(i, i + size)

@@ -67,7 +67,7 @@ ORDER_WORDS = (("ordered", "by"), ("order", "by"), ("sorted", "by"), ("sort", "b
 ORDER_VERBS = {"sort", "sorted", "order", "ordered", "rank", "ranked", "arrange", "arranged"}
 TIMES = {"once", "twice", "thrice"}  # "used more than twice": a count of rows
 DESCENDING_ORDER = {"descending", "decreasing", "desc", "reverse", "largest", "highest",
-                    "most"}  # fmt: skip
+                    "most", "big", "high", "biggest", "greatest"}  # fmt: skip
 NEGATIONS = {"not", "no", "never", "without", "none", "nobody", "neither", "nor", "n't",
              "dont", "doesnt", "didnt", "havent", "hasnt", "isnt", "arent"}  # fmt: skip
 DISTINCT_WORDS = {"different", "distinct", "unique"}
