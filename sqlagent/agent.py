@@ -68,7 +68,7 @@ class Planned:
     resolved: Resolved
     plan: QueryPlan | None
     declined: str = ""  # why the plan could not be made
-    linked: LinkedPlan | None = None  # the schema-linked reading, where the plan declined
+    linked: LinkedPlan | None = None  # the schema-linked reading, when it is the one run
 
 
 @dataclass(frozen=True)
@@ -123,8 +123,9 @@ def ask(
         why = _prefer_linked(planned, answer, target, clock)
         if planned.plan is None and planned.linked is None:
             _explain_decline(answer, planned.terms, target)
-            reason = planned.declined if target.curated else why
-            return _decline(answer, clock, reason or why or planned.declined)
+            # On a curated registry the term planner's reason is the surer one.
+            reason = (planned.declined or why) if target.curated else (why or planned.declined)
+            return _decline(answer, clock, reason)
     if planned.plan is not None:
         finalize.describe_tables(answer, planned.plan)
     run = _Run(target, planned, scope, answer, clock, use_llm)
