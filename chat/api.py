@@ -6,14 +6,16 @@ import logging
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import InterfaceError, OperationalError
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, PermissionDenied
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
@@ -28,7 +30,7 @@ from chat.conversations import (
     rate_answer,
     sessions_for,
 )
-from chat.models import ChatSession, Message
+from chat.models import ChatSession, Message, Route
 from chat.serializers import (
     RATINGS,
     AttachmentSerializer,
@@ -39,7 +41,10 @@ from chat.serializers import (
     QuestionSerializer,
     ReplySerializer,
     SessionSerializer,
+    VerifiedSerializer,
+    VerifySerializer,
 )
+from sqlagent.services import VerifiedSqlError, confirm_verified
 
 logger = logging.getLogger(__name__)
 
@@ -190,6 +195,54 @@ class FeedbackView(ServiceErrors, APIView):
             {"message_id": message.pk, **data},
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+
+class VerifyView(ServiceErrors, APIView):
+    """ "This is right": the SQL of a database answer (edited first, if need be) is stored as a
+    verified query, so that the question and its rewordings are answered this way from now
+    on. Needs the permission to add verified queries."""
+
+    @extend_schema(
+        request=VerifySerializer,
+        responses={
+            201: VerifiedSerializer,
+            200: VerifiedSerializer,
+            400: OpenApiResponse(description="Not a database answer, or the SQL is refused."),
+            403: OpenApiResponse(description="No permission to add verified queries."),
+            404: OpenApiResponse(description="No such answer of yours."),
+        },
+    )
+    def post(self, request: Request, message_id: int) -> Response:
+        if not request.user.has_perm("sqlagent.add_verifiedquery"):
+            raise PermissionDenied("you may not add verified queries")
+        message = get_object_or_404(Message, pk=message_id, session__owner=request.user)
+        data = message.data if isinstance(message.data, dict) else {}
+        serializer = VerifySerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        sql = serializer.validated_data.get("sql") or data.get("logical_sql")
+        if message.route != Route.SQL or not data.get("question") or not sql:
+            return _bad_request("Only a database answer with its SQL can be confirmed.")
+        try:
+            row, created = confirm_verified(
+                data.get("data_source") or settings.REGISTRIES_DEFAULT_DATA_SOURCE,
+                data["question"],
+                sql,
+                confirmed_by=request.user,
+                notes=serializer.validated_data.get("notes", ""),
+            )
+        except VerifiedSqlError as error:
+            return _bad_request(f"The SQL was not saved: {error}")
+        body = {
+            "id": row.pk,
+            "question": row.question,
+            "sql": row.sql,
+            "url": reverse("admin:sqlagent_verifiedquery_change", args=[row.pk]),
+        }
+        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+def _bad_request(detail: str) -> Response:
+    return Response({"detail": detail, "code": "bad_request"}, status=status.HTTP_400_BAD_REQUEST)
 
 
 class AttachmentUpload(ServiceErrors, APIView):

@@ -30,6 +30,22 @@ class FeedbackSerializer(serializers.Serializer[Any]):
     comment = serializers.CharField(required=False, allow_blank=True, max_length=4000)
 
 
+class VerifySerializer(serializers.Serializer[Any]):
+    sql = serializers.CharField(
+        required=False,
+        max_length=20000,
+        help_text="The SQL to confirm, edited first if need be (default: the SQL that ran).",
+    )
+    notes = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class VerifiedSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    question = serializers.CharField()
+    sql = serializers.CharField()
+    url = serializers.CharField(help_text="Where to see and edit it in the admin.")
+
+
 class MessageSerializer(serializers.ModelSerializer[Message]):
     session_id = serializers.UUIDField(read_only=True)
     html = serializers.SerializerMethodField(help_text="The content as safe HTML.")

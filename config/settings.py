@@ -325,6 +325,9 @@ SQL_LINKED_MIN_CONFIDENCE = env.float("SQL_LINKED_MIN_CONFIDENCE", default=None)
 # Words no table, column or value names are linked by meaning with the embedding model (off:
 # on development data it answered more but was no surer, see docs/sqlagent.md).
 SQL_LINK_BY_MEANING = env.bool("SQL_LINK_BY_MEANING", default=False)
+# A question that rewords a verified query at this probability or above reuses its SQL
+# (None: the threshold fitted on development databases, sqlagent/verified/matching.json).
+SQL_VERIFIED_MIN_PROBABILITY = env.float("SQL_VERIFIED_MIN_PROBABILITY", default=None)
 
 # registries
 # The data source the SQL agent answers from when none is named (its URL: WAREHOUSE_URL).

@@ -7,7 +7,7 @@ A step that cannot proceed with confidence declines with its reason: no guess is
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from django.conf import settings
@@ -18,6 +18,7 @@ from sqlglot import exp
 
 from core.databases.scope import Scope
 from core.providers.llm import llm_configured
+from core.providers.query_embeddings import embed_query
 from registries.models import DataSource
 from registries.services import SemanticLayer, load_semantic_layer
 from sqlagent import correction, finalize, loosening, sql_generation
@@ -28,6 +29,7 @@ from sqlagent.execution import ExecutionError, ExecutionResult, execute_read, wi
 from sqlagent.fan_out import guard_fan_out
 from sqlagent.linking import LinkedPlan, Unreadable, links_text, plan_linked
 from sqlagent.linking.confidence import threshold as linking_threshold
+from sqlagent.linking.schema_words import schema_words
 from sqlagent.linking.values import stored_values
 from sqlagent.plan import CannotAnswer, QueryPlan
 from sqlagent.question_terms import QuestionReading, QuestionTerms, extract_terms
@@ -38,7 +40,17 @@ from sqlagent.sql_compiler import compile_plan
 from sqlagent.table_selection import select_tables
 from sqlagent.validation import SQLValidationError, validate_sql
 from sqlagent.value_index import value_index
+from sqlagent.verified import (
+    Match,
+    example_tables,
+    examples_text,
+    usable_verified,
+    verified_matches,
+)
+from sqlagent.verified import threshold as verified_threshold
 from sqlagent.vocabulary import vocabulary
+
+EXAMPLES = 3  # related verified queries shown to the SQL writer
 
 
 @dataclass(frozen=True)
@@ -69,6 +81,8 @@ class Planned:
     plan: QueryPlan | None
     declined: str = ""  # why the plan could not be made
     linked: LinkedPlan | None = None  # the schema-linked reading, when it is the one run
+    verified: Match | None = None  # the verified query the question rewords, when it is run
+    examples: list[Match] = field(default_factory=list)  # related verified queries
 
 
 @dataclass(frozen=True)
@@ -113,13 +127,14 @@ def ask(
             target = Source.named(source)
     except (DataSource.DoesNotExist, ImproperlyConfigured) as error:
         return _fail(answer, clock, str(error))
-    answer.dialect = target.layer.dialect
+    answer.dialect, answer.data_source = target.layer.dialect, target.layer.data_source
     if target.agent_login:
         scope = scope_for(user) if scope is None else scope
     planned = _plan(question, target, clock, today or timezone.localdate(), reading)
+    _consult_verified(planned, answer, target, clock)
     answer.plan = planned.plan
     use_llm = llm_configured()
-    if not use_llm and (planned.plan is None or not target.curated):
+    if planned.verified is None and not use_llm and (planned.plan is None or not target.curated):
         why = _prefer_linked(planned, answer, target, clock)
         if planned.plan is None and planned.linked is None:
             _explain_decline(answer, planned.terms, target)
@@ -140,7 +155,7 @@ def ask(
     result = _run_with_corrections(statement, run)
     if result is None:
         return finalize.failed(answer, clock)
-    if not result.rows:
+    if not result.rows and planned.verified is None:  # a confirmed query is not loosened
         result = _loosen_once(run) or result
     return finalize.answered(answer, clock, result, target.layer)
 
@@ -172,6 +187,34 @@ def _plan(
     except CannotAnswer as error:
         return Planned(terms, resolved, None, str(error))
     return Planned(terms, resolved, plan)
+
+
+def _consult_verified(
+    planned: Planned, answer: SqlAnswer, target: Source, clock: StepClock
+) -> None:
+    """A question that rewords a verified query is answered with its SQL (the question's
+    literals swapped in); the nearest others are kept as examples for the SQL writer."""
+    pool = usable_verified(target.layer)
+    if not pool:
+        return
+    with clock.step("verified") as out:
+        values = stored_values(target.layer, target.url, agent=target.agent_login)
+        found = verified_matches(
+            answer.question,
+            embed_query(answer.question),
+            pool,
+            schema=schema_words(target.layer),
+            values=values,
+        )
+        cut = verified_threshold()
+        out["candidates"] = [m.describe() for m in found[:3]]
+        out["threshold"] = cut
+        if found and found[0].probability >= cut:
+            planned.verified = found[0]
+            planned.plan = None  # the term plan does not describe this SQL
+            finalize.describe_verified(answer, found[0])
+            out["chosen"] = found[0].known.id
+        planned.examples = [m for m in found if m is not planned.verified][:EXAMPLES]
 
 
 def _prefer_linked(planned: Planned, answer: SqlAnswer, target: Source, clock: StepClock) -> str:
@@ -221,6 +264,9 @@ def _reading(question: str, target: Source) -> LinkedPlan | None:
 
 def _generate(run: _Run, history: Sequence[Turn]) -> exp.Expression:
     question, target, planned, answer = run.answer.question, run.target, run.planned, run.answer
+    if planned.verified is not None:
+        answer.generator = "verified"
+        return planned.verified.statement
     if planned.linked is not None:
         answer.generator = "linked"
         return planned.linked.statement
@@ -234,6 +280,7 @@ def _generate(run: _Run, history: Sequence[Turn]) -> exp.Expression:
             )
             if reading is not None:
                 tables = list(dict.fromkeys([*reading.intent.tables, *tables]))
+            tables = list(dict.fromkeys([*tables, *example_tables(planned.examples)]))
             try:
                 generated = sql_generation.generate_sql(
                     question=question,
@@ -242,6 +289,7 @@ def _generate(run: _Run, history: Sequence[Turn]) -> exp.Expression:
                     plan=planned.plan,
                     history=history,
                     links=links_text(reading) if reading is not None else "",
+                    examples=examples_text(planned.examples, target.layer),
                 )
             except sql_generation.LLMUnavailable as error:
                 if planned.plan is None:
@@ -257,11 +305,14 @@ def _generate(run: _Run, history: Sequence[Turn]) -> exp.Expression:
         return compile_plan(planned.plan, target.layer)
 
 
-def _prepare(statement: exp.Expression, target: Source, clock: StepClock) -> str:
-    """Steps 6 and 7: secure views, fan-out guard, row limit, then validation."""
+def _prepare(statement: exp.Expression, target: Source, clock: StepClock, *, guard: bool) -> str:
+    """Steps 6 and 7: secure views, fan-out guard, row limit, then validation. A verified
+    query's counts are as a person confirmed them: `guard` is off for it."""
     layer = target.layer
     with clock.step("rewrite") as out:
-        statement, notes = guard_fan_out(statement, layer)
+        notes: list[str] = []
+        if guard:
+            statement, notes = guard_fan_out(statement, layer)
         statement = rewrite_secure_views(statement, layer)
         statement = with_row_limit(statement, settings.MAX_QUERY_ROWS)
         sql = statement.sql(dialect=layer.dialect, identify=True)
@@ -290,7 +341,8 @@ def _run_with_corrections(statement: exp.Expression, run: _Run) -> ExecutionResu
         current = Attempt(sql=sql, repaired_by=repaired_by)
         answer.attempts.append(current)
         try:
-            sql = _prepare(statement, target, clock)
+            answer.logical_sql = sql
+            sql = _prepare(statement, target, clock, guard=run.planned.verified is None)
             current.sql = answer.sql = sql
             return _execute(sql, run)
         except (SQLValidationError, ExecutionError) as error:
@@ -345,10 +397,10 @@ def _loosen_once(run: _Run) -> ExecutionResult | None:
         out["changes"] = looser.changes if looser else []
     if looser is None:
         return None
-    kept_sql, kept_attempts = answer.sql, list(answer.attempts)
+    kept_sql, kept_attempts, kept_logical = answer.sql, list(answer.attempts), answer.logical_sql
     result = _run_with_corrections(looser.statement, run)
     if result is None or not result.rows:
-        answer.sql, answer.attempts = kept_sql, kept_attempts
+        answer.sql, answer.attempts, answer.logical_sql = kept_sql, kept_attempts, kept_logical
         answer.reason = ""
         return None
     answer.loosened = looser.changes

@@ -44,7 +44,11 @@ class SqlAnswer:
     reason: str = ""  # why declined or failed
     sql: str | None = None
     dialect: str = "mysql"
-    generator: Literal["compiler", "linked", "llm", ""] = ""
+    data_source: str = ""  # the data source asked, by name
+    generator: Literal["compiler", "linked", "llm", "verified", ""] = ""
+    # The verified query reused, when the question rewords one: {"id", "question", "url", ...}
+    verified: dict[str, Any] | None = None
+    logical_sql: str | None = None  # the SQL that ran, over the tables the agent shows
     tables: list[dict[str, str]] = field(default_factory=list)  # {"table", "reason"}
     join_path: list[str] = field(default_factory=list)  # "a.x = b.id"
     columns: list[str] = field(default_factory=list)

@@ -90,8 +90,18 @@ class Report:
             "accuracy": round(self.rate("correct"), 4),
             "wrong_rate": round(self.rate("wrong"), 4),
             "declined_rate": round(self.rate("declined"), 4),
+            "from_verified": sum(1 for o in self.outcomes if o.generator == "verified"),
             "latency_ms": self.latency(),
         }
+
+    def by_generator(self) -> dict[str, dict[str, int]]:
+        """Right and wrong answers by what wrote the SQL (verified, linked, compiler, llm)."""
+        found: dict[str, dict[str, int]] = {}
+        for o in self.outcomes:
+            if o.verdict in ("correct", "wrong"):
+                counts = found.setdefault(o.generator or "-", {"correct": 0, "wrong": 0})
+                counts[o.verdict] += 1
+        return found
 
     def by_db(self) -> dict[str, dict[str, Any]]:
         """The summary per database, for a set that spans several ("db" on its lines)."""
@@ -112,6 +122,7 @@ class Report:
         return {
             "summary": self.summary(),
             "by_db": self.by_db(),
+            "by_generator": self.by_generator(),
             "decline_reasons": self.decline_reasons(),
             "questions": [
                 {

@@ -8,11 +8,15 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
+from django.urls import reverse
+from sqlglot import exp
+
 from registries.services import SemanticLayer
 from sqlagent.answer import SqlAnswer, StepClock
 from sqlagent.execution import ExecutionResult
 from sqlagent.join_paths import JoinStep
 from sqlagent.plan import QueryPlan
+from sqlagent.verified import Match
 from sqlagent.vocabulary import phrase
 
 SHOWN_IN_WORDS = 5
@@ -25,6 +29,20 @@ def join_text(step: JoinStep) -> str:
 def describe_tables(answer: SqlAnswer, plan: QueryPlan) -> None:
     answer.tables = [{"table": t, "reason": plan.reasons.get(t, "")} for t in _tables(plan)]
     answer.join_path = [join_text(step) for step in plan.joins.joins] if plan.joins else []
+
+
+def describe_verified(answer: SqlAnswer, match: Match) -> None:
+    """The verified query the answer rests on, with where to see it in the admin."""
+    number = match.known.id
+    answer.verified = {
+        "id": number,
+        "question": match.known.question,
+        "url": reverse("admin:sqlagent_verifiedquery_change", args=[number]),
+        "probability": round(match.probability, 4),
+        "swapped": [{"confirmed": old, "asked": new} for old, new in match.swapped],
+    }
+    tables = dict.fromkeys(t.name for t in match.statement.find_all(exp.Table))
+    answer.tables = [{"table": t, "reason": f"in verified query #{number}"} for t in tables]
 
 
 def _tables(plan: QueryPlan) -> list[str]:
@@ -40,6 +58,8 @@ def answered(
         answer.truncated = result.truncated
         answer.status = "answered" if result.rows else "empty"
         answer.answer = _words(answer, answer.plan)
+        if answer.verified:
+            answer.answer = f"Based on verified query #{answer.verified['id']}: {answer.answer}"
         answer.follow_ups = _follow_ups(answer.plan, layer) if answer.plan else []
     clock.finish()
     return answer

@@ -15,6 +15,14 @@ class ExecutableSchema:
     tables: dict[str, frozenset[str]]  # executable name -> its columns
     hidden: dict[str, str]  # base table of personal data -> the secure view to use
     logical: dict[str, str] = field(default_factory=dict)  # executable name -> logical name
+    # MySQL and MariaDB read column names in any case: `pilot.name` is `Pilot.Name`.
+    columns_any_case: bool = False
+
+    def has_column(self, table: str, column: str) -> bool:
+        columns = self.tables[table]
+        if column in columns:
+            return True
+        return self.columns_any_case and column.lower() in {c.lower() for c in columns}
 
     def tables_with_column(self, column: str) -> list[str]:
         return sorted(self.logical.get(t, t) for t, cols in self.tables.items() if column in cols)
@@ -49,4 +57,6 @@ def executable_schema(layer: SemanticLayer) -> ExecutableSchema:
             logical[table.secure_view] = name
         else:
             tables[name] = columns
-    return ExecutableSchema(tables=tables, hidden=hidden, logical=logical)
+    return ExecutableSchema(
+        tables=tables, hidden=hidden, logical=logical, columns_any_case=layer.dialect == "mysql"
+    )

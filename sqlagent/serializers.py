@@ -62,6 +62,19 @@ class StepEventSerializer(serializers.Serializer[Any]):
     detail = serializers.DictField()
 
 
+class SwapSerializer(serializers.Serializer[Any]):
+    confirmed = serializers.CharField(help_text="The literal in the verified SQL.")
+    asked = serializers.CharField(help_text="The question's own, put in its place.")
+
+
+class VerifiedUseSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    question = serializers.CharField(help_text="The verified question.")
+    url = serializers.CharField(help_text="Where it is in the admin.")
+    probability = serializers.FloatField(help_text="How surely the question rewords it.")
+    swapped = SwapSerializer(many=True)
+
+
 class SqlAnswerSerializer(serializers.Serializer[Any]):
     """The shape of SqlAnswer.to_dict(), for the API schema."""
 
@@ -70,8 +83,15 @@ class SqlAnswerSerializer(serializers.Serializer[Any]):
     answer = serializers.CharField(help_text="The answer in words.")
     reason = serializers.CharField(help_text="Why the question was declined or failed.")
     sql = serializers.CharField(allow_null=True, help_text="The SQL that ran.")
+    logical_sql = serializers.CharField(
+        allow_null=True, help_text="The SQL that ran, over the tables the agent shows."
+    )
     dialect = serializers.CharField()
-    generator = serializers.ChoiceField(choices=["compiler", "llm", ""])
+    data_source = serializers.CharField(help_text="The data source asked.")
+    generator = serializers.ChoiceField(choices=["compiler", "linked", "llm", "verified", ""])
+    verified = VerifiedUseSerializer(
+        allow_null=True, help_text="The verified query reused, when the question rewords one."
+    )
     tables = TableReasonSerializer(many=True, help_text="Each table used and why.")
     join_path = serializers.ListField(child=serializers.CharField())
     columns = serializers.ListField(child=serializers.CharField())

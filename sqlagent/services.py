@@ -6,7 +6,9 @@ private to it (import-linter keeps it so); its models may be read directly.
   reached;
 - reading a question as the agent does: `extract_terms` over a `Vocabulary`,
   `find_date_range`, `phrase` and `singular` for word forms;
-- evidence for the chat's router: `warehouse_words` and `assess_question`.
+- evidence for the chat's router: `warehouse_words` and `assess_question`;
+- confirming an answer's SQL as a verified query: `confirm_verified`, which raises
+  `VerifiedSqlError` with what is wrong.
 """
 
 from .agent import ask
@@ -23,6 +25,8 @@ from .assessment import (
 from .dates import find_date_range
 from .execution import WarehouseUnavailable
 from .question_terms import QuestionReading, QuestionTerms, extract_terms
+from .verified import VerifiedSqlError
+from .verified.pairs import confirm as confirm_verified
 from .vocabulary import Vocabulary, phrase, singular
 
 __all__ = [
@@ -33,11 +37,13 @@ __all__ = [
     "SqlAnswer",
     "SqlEvidence",
     "Turn",
+    "VerifiedSqlError",
     "Vocabulary",
     "WarehouseUnavailable",
     "WarehouseWords",
     "ask",
     "assess_question",
+    "confirm_verified",
     "extract_terms",
     "find_date_range",
     "forget_warehouse_words",

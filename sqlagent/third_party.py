@@ -2,9 +2,11 @@
 bootstrap's suggestions alone (no hand-written registry rows)."""
 
 import re
+from typing import Any
 
 from django.conf import settings
 
+from core.databases.urls import with_schema
 from registries.models import DataSource
 from registries.services import bootstrap, dialect_of, introspect
 
@@ -24,3 +26,38 @@ def source_for_url(url: str) -> tuple[str, str]:
         introspect(found)
         bootstrap(found)
     return found.name, url
+
+
+class UnknownSource(LookupError):
+    pass
+
+
+def source_for_line(
+    db: str | None,
+    *,
+    db_url: str | None = None,
+    schema: str | None = None,
+    warehouse: str | None = None,
+    data_source: str | None = None,
+) -> tuple[str, str]:
+    """The data source a question-set line is for: its `db` in the `db_url` template, else
+    the `warehouse` URL, else the data source named (the default one when None)."""
+    if db and db_url:
+        return source_for_url(with_schema(db_url.format(db=db), schema))
+    if warehouse:
+        return source_for_url(with_schema(warehouse, schema))
+    try:
+        found = (
+            DataSource.objects.get(name=data_source)
+            if data_source
+            else DataSource.objects.default()
+        )
+    except DataSource.DoesNotExist as error:
+        raise UnknownSource(f"no data source named {data_source!r}") from error
+    return found.name, found.resolved_url()
+
+
+def source_options(options: dict[str, Any]) -> dict[str, Any]:
+    """`source_for_line`'s arguments from a command's options of the same names."""
+    names = ("db_url", "schema", "warehouse", "data_source")
+    return {name: options.get(name) for name in names}

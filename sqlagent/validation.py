@@ -141,8 +141,8 @@ def _column_issues(statement: exp.Expression, schema: ExecutableSchema) -> Itera
         sources = _scope_tables(scope, schema)
         for column in scope.columns:
             name = column.name
-            if not name or name == "*":
-                continue
+            if not name or name == "*" or column.find_ancestor(exp.Select) is not scope.expression:
+                continue  # a subquery's own column: checked in the subquery's scope
             qualifier = column.table
             if qualifier:
                 if qualifier not in sources:
@@ -153,21 +153,40 @@ def _column_issues(statement: exp.Expression, schema: ExecutableSchema) -> Itera
                     )
                     continue
                 table = sources[qualifier]
-                if name not in schema.tables[table]:
+                if not schema.has_column(table, name):
                     yield Issue("unknown_column", schema.column_error(table, name))
             elif sources and len(sources) == len(scope.selected_sources):
-                owners = [alias for alias, table in sources.items() if name in schema.tables[table]]
-                if _is_output_alias(scope, name):
-                    continue
-                if not owners:
-                    tables = ", ".join(sorted(set(sources.values())))
-                    yield Issue("unknown_column", schema.column_error(tables, name))
-                elif len(owners) > 1:
-                    yield Issue(
-                        "ambiguous_column",
-                        f"column {name} is ambiguous: it is in {', '.join(sorted(owners))}; "
-                        "qualify it",
-                    )
+                issue = _unqualified_issue(scope, sources, name, schema)
+                if issue is not None:
+                    yield issue
+
+
+def _unqualified_issue(
+    scope: Scope, sources: dict[str, str], name: str, schema: ExecutableSchema
+) -> Issue | None:
+    owners = [a for a, table in sources.items() if schema.has_column(table, name)]
+    if _is_output_alias(scope, name):
+        return None
+    if not owners and _outer_column(scope, name, schema):
+        return None  # a correlated subquery's reference to the query around it
+    if not owners:
+        tables = ", ".join(sorted(set(sources.values())))
+        return Issue("unknown_column", schema.column_error(tables, name))
+    if len(owners) > 1:
+        return Issue(
+            "ambiguous_column",
+            f"column {name} is ambiguous: it is in {', '.join(sorted(owners))}; qualify it",
+        )
+    return None
+
+
+def _outer_column(scope: Scope, name: str, schema: ExecutableSchema) -> bool:
+    outer = scope.parent
+    while outer is not None:
+        if any(schema.has_column(t, name) for t in _scope_tables(outer, schema).values()):
+            return True
+        outer = outer.parent
+    return False
 
 
 def _scope_tables(scope: Scope, schema: ExecutableSchema) -> dict[str, str]:

@@ -8,7 +8,6 @@ is the lowest probability whose answers on development data were wrong at most
 """
 
 import json
-import math
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 
+from core.calibration import probability
 from sqlagent.linking.chosen import Chosen
 from sqlagent.linking.intent import Intent
 from sqlagent.linking.question import Word
@@ -103,14 +103,6 @@ def model() -> dict[str, Any]:
         return dict(json.loads(MODEL.read_text()))
     except (OSError, ValueError):
         return FALLBACK
-
-
-def probability(features: dict[str, float], fitted: dict[str, Any]) -> float:
-    z = float(fitted["bias"])
-    for name, weight in fitted["weights"].items():
-        mean, spread = fitted["scale"].get(name, (0.0, 1.0))
-        z += weight * (features.get(name, 0.0) - mean) / spread
-    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def weigh(evidence: Evidence) -> float:

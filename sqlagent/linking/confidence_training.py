@@ -10,11 +10,10 @@ than a decline.
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from statistics import mean, pstdev
 from typing import Any
 
+from core.calibration import best_threshold, fit_logistic, probability
 from registries.services import spider_split
-from sqlagent.linking import confidence
 
 FEATURES = (
     "unexplained_share", "unexplained", "min_score", "mean_score", "ambiguous",
@@ -48,25 +47,8 @@ def examples(reports: Iterable[dict[str, Any]]) -> list[Example]:
 
 
 def fit(train: Sequence[Example], *, cost: float) -> dict[str, Any]:
-    from sklearn.linear_model import LogisticRegression
-
-    columns = list(zip(*([e.features.get(n, 0.0) for n in FEATURES] for e in train), strict=True))
-    scale = {
-        n: [round(mean(c), 6), round(pstdev(c) or 1.0, 6)]
-        for n, c in zip(FEATURES, columns, strict=True)
-    }
-    x = [[(e.features.get(n, 0.0) - scale[n][0]) / scale[n][1] for n in FEATURES] for e in train]
-    regression = LogisticRegression(C=C, max_iter=2000)
-    regression.fit(x, [int(e.right) for e in train])
-    fitted: dict[str, Any] = {
-        "features": list(FEATURES),
-        "scale": scale,
-        "weights": {
-            n: round(float(w), 6) for n, w in zip(FEATURES, regression.coef_[0], strict=True)
-        },
-        "bias": round(float(regression.intercept_[0]), 6),
-    }
-    scored = [(confidence.probability(e.features, fitted), e.right) for e in train]
+    fitted = fit_logistic([e.features for e in train], [e.right for e in train], FEATURES, c=C)
+    scored = [(probability(e.features, fitted), e.right) for e in train]
     fitted["threshold"] = round(best_threshold(scored, cost=cost), 4)
     fitted["trained_on"] = {
         "examples": len(train),
@@ -74,20 +56,3 @@ def fit(train: Sequence[Example], *, cost: float) -> dict[str, Any]:
         "cost": cost,
     }
     return fitted
-
-
-def best_threshold(scored: Sequence[tuple[float, bool]], *, cost: float) -> float:
-    """The cut maximising right minus cost x wrong among the answers at or above it."""
-    best, best_gain = 1.0, 0.0
-    for cut in sorted({p for p, _ in scored}):
-        kept = [right for p, right in scored if p >= cut]
-        gain = sum(kept) - cost * (len(kept) - sum(kept))
-        if gain > best_gain:
-            best, best_gain = cut, gain
-    return best
-
-
-def figures(scored: Sequence[tuple[float, bool]], cut: float) -> dict[str, float]:
-    kept = [right for p, right in scored if p >= cut]
-    return {"examples": len(scored), "answered": len(kept), "right": sum(kept),
-            "wrong": len(kept) - sum(kept)}  # fmt: skip

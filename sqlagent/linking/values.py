@@ -8,6 +8,7 @@ import hashlib
 import re
 import threading
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.core.cache import cache
 
@@ -27,6 +28,11 @@ def value_key(text: str) -> str:
 class StoredValues:
     by_key: dict[str, tuple[tuple[str, str, str], ...]]  # normal form -> (table, column, value)
     longest: int  # words in the longest value
+
+    @cached_property
+    def columns(self) -> frozenset[str]:
+        """Columns (lower case) whose every value is here."""
+        return frozenset(c.lower() for found in self.by_key.values() for _, c, _ in found)
 
     def find(self, text: str) -> tuple[tuple[str, str, str], ...]:
         return self.by_key.get(value_key(text), ())

@@ -47,8 +47,10 @@ def generate_sql(
     plan: QueryPlan | None,
     history: Sequence[Turn],
     links: str = "",
+    examples: str = "",
 ) -> Generated:
-    """`links`: the schema-linked reading of the question, where there is one."""
+    """`links`: the schema-linked reading of the question, where there is one; `examples`:
+    related verified queries."""
     tables = [t for t in tables if t in layer.tables]
     if not tables:
         raise CannotAnswer("no table of the database matches the question")
@@ -62,6 +64,7 @@ def generate_sql(
                 relationships_text(layer, tables, plan),
                 plan_text(plan, question, layer),
                 links,
+                examples,
                 values_text(layer, tables),
                 history_text(history, layer),
             )

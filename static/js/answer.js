@@ -305,6 +305,24 @@ export class AnswerView {
     this.el.setAttribute("aria-busy", "false");
   }
 
+  // "Based on verified query #N", and for those who may confirm SQL, "This is right".
+  showVerified(data) {
+    const page = document.getElementById("chat")?.dataset || {};
+    this.el.querySelector(".notice.verified")?.remove();
+    if (data.verified) {
+      const v = data.verified;
+      const name = `verified query #${v.id}`;
+      this.body.after(h("p", { class: "notice verified" }, "Based on ",
+        page.staff ? h("a", { href: v.url }, name) : name, `: “${v.question}”`));
+    }
+    if (data.logical_sql && page.canVerify && !this.footer.querySelector('[data-action="verify"]')) {
+      this.footer.querySelector('[data-action="regenerate"]').before(h("button", {
+        type: "button", class: "small", title: "Answer this question and its rewordings with this SQL from now on",
+        dataset: { action: "verify", sql: data.logical_sql },
+      }, "This is right"));
+    }
+  }
+
   // The stored answer replaces what streamed: its sanitised HTML, its parts and its trace.
   complete(event) {
     const message = event.message || {};
@@ -321,6 +339,7 @@ export class AnswerView {
     let table = data.columns || data.sql ? data : data.table || this.table;
     if (table && !table.chart && this.table?.chart) table = { ...table, chart: this.table.chart };
     if (table) this.setTable(table);
+    this.showVerified(data);
     const followUps = data.follow_ups || answer.follow_ups || [];
     this.slots.followUps.replaceChildren(followUps.length ? followUpsGroup(followUps) : "");
     const stats = event.stats || data.stats || {};

@@ -29,6 +29,7 @@ const ZERO_UUID = "00000000-0000-0000-0000-000000000000";
 const conversationUrl = (id) => config.conversationUrl.replace(ZERO_UUID, id);
 const sessionUrl = (id) => config.sessionUrl.replace(ZERO_UUID, id);
 const feedbackUrl = (id) => config.feedbackUrl.replace("/0/", `/${encodeURIComponent(id)}/`);
+const verifyUrl = (id) => config.verifyUrl.replace("/0/", `/${encodeURIComponent(id)}/`);
 
 // --- Drafts: what is typed survives a reload, a failure or a dropped connection -----------
 const draftKey = () => DRAFT_PREFIX + (sessionId || "new");
@@ -351,6 +352,33 @@ async function sendFeedback(button) {
   }
 }
 
+// "This is right": the SQL, edited if need be, becomes a verified query.
+function openVerify(button) {
+  const article = button.closest("article");
+  if (article.querySelector(".verify-form")) return;
+  const sql = h("textarea", { rows: "6", spellcheck: "false", "aria-label": "SQL to confirm" });
+  sql.value = button.dataset.sql || "";
+  const verifyForm = h("form", { class: "verify-form" },
+    h("label", {}, "The SQL that answers this question (edit it if need be)"), sql,
+    h("button", { type: "submit", class: "small" }, "Save as verified"));
+  verifyForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    verifyForm.querySelector(".error")?.remove();
+    try {
+      const saved = await api(verifyUrl(article.dataset.messageId), { method: "POST", body: { sql: sql.value } });
+      const name = `verified query #${saved.id}`;
+      verifyForm.replaceWith(h("p", { class: "muted", role: "status" }, "Saved as ",
+        config.staff ? h("a", { href: saved.url }, name) : name,
+        ": this question and its rewordings are answered with this SQL from now on."));
+      button.remove();
+    } catch (failure) {
+      verifyForm.append(h("p", { class: "error", role: "alert" }, failure.message));
+    }
+  });
+  button.closest(".message-actions").after(verifyForm);
+  sql.focus();
+}
+
 function csvFor(article) {
   const data = answerData(article);
   if (!data?.columns?.length) return;
@@ -367,6 +395,9 @@ list.addEventListener("click", (event) => {
       break;
     case "feedback":
       sendFeedback(button);
+      break;
+    case "verify":
+      openVerify(button);
       break;
     case "csv":
       csvFor(article);

@@ -19,7 +19,6 @@ on that half only. The model is a JSON file beside this module.
 """
 
 import json
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from chat.orchestrator.answers.extractive import Sentence, coverage
+from core import calibration
 from retrieval.services import KeywordEvidence
 
 MODEL_FILE = Path(__file__).resolve().parent / "answerability.json"
@@ -142,14 +142,8 @@ def model() -> dict[str, Any]:
 
 
 def probability(features: dict[str, float], fitted: dict[str, Any] | None = None) -> float:
-    """The model's probability that the passages answer; features are standardised with
-    the development half's means and spreads, as they were when the model was fitted."""
-    fitted = fitted or model()
-    z = float(fitted["bias"])
-    for name in FEATURES:
-        mean, spread = fitted["scale"][name]
-        z += float(fitted["weights"][name]) * (float(features.get(name, 0.0)) - mean) / spread
-    return 1.0 / (1.0 + math.exp(-z))
+    """The model's probability that the passages answer."""
+    return calibration.probability(features, fitted or model())
 
 
 def judge(

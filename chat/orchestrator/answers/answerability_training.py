@@ -12,13 +12,13 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from statistics import mean, pstdev
 from typing import Any
 
 from chat.orchestrator.answer_evaluation import split_of
 from chat.orchestrator.answers import answerability, extractive
 from chat.orchestrator.context import RunContext
 from chat.orchestrator.tools.documents import search_documents
+from core.calibration import fit_logistic
 from retrieval.services import keyword_evidence, readable_collection_ids
 
 C = 0.3  # regularisation: few questions, several correlated features
@@ -61,52 +61,23 @@ def features_of(question: str, user: Any) -> dict[str, float]:
 
 
 def fit(rows: Sequence[tuple[Labelled, dict[str, float]]]) -> dict[str, Any]:
-    """The model file's content, fitted and thresholded on the dev rows."""
-
+    """The model file's content, fitted and thresholded on the dev rows. Every weight points
+    the way its evidence does (more coverage never lowers the probability, a word no
+    document holds never raises it)."""
     dev = [(r, f) for r, f in rows if r.split == "dev"]
-    columns = list(
-        zip(*([f[name] for name in answerability.FEATURES] for _, f in dev), strict=True)
+    fitted = fit_logistic(
+        [f for _, f in dev],
+        [r.answerable for r, _ in dev],
+        answerability.FEATURES,
+        c=C,
+        signs=answerability.SIGNS,
+        balanced=True,
     )
-    scale = {
-        name: [round(mean(c), 6), round(pstdev(c) or 1.0, 6)]
-        for name, c in zip(answerability.FEATURES, columns, strict=True)
-    }
-    x = [
-        [(f[name] - scale[name][0]) / scale[name][1] for name in answerability.FEATURES]
-        for _, f in dev
-    ]
-    y = [int(r.answerable) for r, _ in dev]
-    weights, bias = _fit_signed(x, y)
-    fitted = {
-        "features": list(answerability.FEATURES),
-        "scale": scale,
-        "weights": {name: round(weights.get(name, 0.0), 6) for name in answerability.FEATURES},
-        "bias": round(bias, 6),
-    }
     scored = [(answerability.probability(f, fitted), r.answerable) for r, f in dev]
     fitted["threshold"] = round(best_threshold(scored), 4)
-    fitted["trained_on"] = {"dev_questions": len(dev), "answerable": sum(y)}
+    answerable = sum(r.answerable for r, _ in dev)
+    fitted["trained_on"] = {"dev_questions": len(dev), "answerable": answerable}
     return fitted
-
-
-def _fit_signed(x: list[list[float]], y: list[int]) -> tuple[dict[str, float], float]:
-    """A logistic regression whose every weight points the way its evidence does (more
-    coverage never lowers the probability, a word no document holds never raises it): a
-    feature fitted against its sign is an artefact of few questions, so it is dropped and
-    the rest refitted."""
-    from sklearn.linear_model import LogisticRegression
-
-    active = list(answerability.FEATURES)
-    while True:
-        columns = [answerability.FEATURES.index(name) for name in active]
-        rows = [[row[i] for i in columns] for row in x]
-        regression = LogisticRegression(class_weight="balanced", C=C, max_iter=1000)
-        regression.fit(rows, y)
-        weights = dict(zip(active, map(float, regression.coef_[0]), strict=True))
-        wrong = [name for name in active if weights[name] * answerability.SIGNS[name] < 0]
-        if not wrong:
-            return weights, float(regression.intercept_[0])
-        active.remove(min(wrong, key=lambda name: weights[name] * answerability.SIGNS[name]))
 
 
 def best_threshold(scored: Sequence[tuple[float, bool]]) -> float:

@@ -5,10 +5,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from core.databases.urls import with_schema
-from registries.models import DataSource
 from sqlagent.evaluation import Case, Outcome, Report, evaluate, load_cases
-from sqlagent.third_party import source_for_url
+from sqlagent.management.commands.import_verified import add_source_arguments
+from sqlagent.third_party import UnknownSource, source_for_line, source_options
+from sqlagent.verified.pairs import import_pairs
 
 
 class Command(BaseCommand):
@@ -25,14 +25,13 @@ class Command(BaseCommand):
             help="the database to ask (default: the demo warehouse); one nobody described is "
             "introspected and bootstrapped into a data source of its own first",
         )
-        parser.add_argument("--data-source", help="ask this data source by name")
+        add_source_arguments(parser)
         parser.add_argument(
-            "--db-url",
-            metavar="TEMPLATE",
-            help='URL for lines with a "db", e.g. mysql://root@127.0.0.1:3306/spider_{db}',
-        )
-        parser.add_argument(
-            "--schema", help="PostgreSQL: read only this schema of the databases named by URL"
+            "--verified",
+            metavar="PAIRS",
+            type=Path,
+            help="verified queries (JSONL, as import_verified reads) imported into the same "
+            "data sources before the questions are asked",
         )
         parser.add_argument("--today", type=date.fromisoformat, help="date 'last month' is from")
         parser.add_argument("--report", type=Path, help="write the full report here (JSON)")
@@ -60,17 +59,36 @@ class Command(BaseCommand):
                 if outcome.verdict != "correct" and outcome.reason:
                     self.stdout.write(f"          {outcome.reason}")
 
+        if options["verified"]:
+            self._import(options)
         report = evaluate(cases, source_for=source_for, today=options["today"], progress=progress)
         self._print(report, options)
         if options["report"]:
             options["report"].write_text(json.dumps(report.to_json(), indent=1, default=str))
             self.stdout.write(f"report written to {options['report']}")
 
+    def _import(self, options: dict[str, Any]) -> None:
+        try:
+            lines = options["verified"].read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            raise CommandError(f"cannot read {options['verified']}: {error}") from error
+        done = import_pairs(lines, lambda db: self._source(db, options)[0] or "")
+        self.stdout.write(
+            f"verified queries: {done.created} added, {done.updated} replaced, "
+            f"{len(done.bad)} refused"
+        )
+        for number, problem in done.bad[:10]:
+            self.stdout.write(f"  {options['verified']}:{number}: {problem[:150]}")
+
     def _print(self, report: Report, options: dict[str, Any]) -> None:
         summary = report.summary()
         latency = summary.pop("latency_ms")
         for key, value in summary.items():
             self.stdout.write(f"{key:14} {value}")
+        for generator, counts in report.by_generator().items():
+            self.stdout.write(
+                f"  by {generator:10} {counts['correct']} correct, {counts['wrong']} wrong"
+            )
         self.stdout.write("latency (ms)    p50      p95")
         for step, figures in latency.items():
             self.stdout.write(f"  {step:12} {figures['p50']:8} {figures['p95']:8}")
@@ -91,13 +109,7 @@ class Command(BaseCommand):
                 )
 
     def _source(self, db: str | None, options: dict[str, Any]) -> tuple[str | None, str]:
-        if db and options["db_url"]:
-            return source_for_url(with_schema(options["db_url"].format(db=db), options["schema"]))
-        if options["warehouse"]:
-            return source_for_url(with_schema(options["warehouse"], options["schema"]))
-        name = options["data_source"]
         try:
-            source = DataSource.objects.get(name=name) if name else DataSource.objects.default()
-        except DataSource.DoesNotExist as error:
-            raise CommandError(f"no data source named {name!r}") from error
-        return source.name, source.resolved_url()
+            return source_for_line(db, **source_options(options))
+        except UnknownSource as error:
+            raise CommandError(str(error)) from error

@@ -26,6 +26,14 @@ class Command(BaseCommand):
             "held out); develop on dev, report both",
         )
         parser.add_argument(
+            "--verified",
+            type=Path,
+            metavar="PAIRS",
+            help="split for verified queries: of each group of questions with the same SQL on a "
+            "database, the first goes to PAIRS (with every question that has no rewording) and "
+            "the rest to --out, to be asked",
+        )
+        parser.add_argument(
             "--chinook",
             action="store_true",
             help="the Spider questions on Chinook (chinook_1) instead, without a db (ask them with "
@@ -44,7 +52,11 @@ class Command(BaseCommand):
             lines = self._spider(list(dict.fromkeys(names)), every=options["all"])
             if options["split"]:
                 lines = [line for line in lines if spider_split(line["db"]) == options["split"]]
-        options["out"].write_text("".join(json.dumps(line) + "\n" for line in lines))
+        if options["verified"]:
+            pairs, lines = verified_split(lines)
+            _write(options["verified"], pairs)
+            self.stdout.write(f"{len(pairs)} verified pairs written to {options['verified']}")
+        _write(options["out"], lines)
         self.stdout.write(f"{len(lines)} questions written to {options['out']}")
 
     def _chinook(self) -> list[dict[str, str]]:
@@ -78,3 +90,22 @@ class Command(BaseCommand):
             for row in rows
             if row["database"] in wanted
         ]
+
+
+def verified_split(
+    lines: list[dict[str, str]],
+) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+    """(pairs to verify, questions to ask): the first question of each group with the same
+    SQL on the same database is verified, the others reword it."""
+    seen: set[tuple[str, str]] = set()
+    pairs: list[dict[str, str]] = []
+    asked: list[dict[str, str]] = []
+    for line in lines:
+        key = (line.get("db", ""), " ".join(line["sql"].split()))
+        (asked if key in seen else pairs).append(line)
+        seen.add(key)
+    return pairs, asked
+
+
+def _write(path: Path, lines: list[dict[str, str]]) -> None:
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))

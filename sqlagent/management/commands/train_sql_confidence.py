@@ -4,8 +4,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from core.calibration import figures, probability
 from sqlagent.linking import confidence
-from sqlagent.linking.confidence_training import examples, figures, fit
+from sqlagent.linking.confidence_training import examples, fit
 
 
 class Command(BaseCommand):
@@ -36,11 +37,7 @@ class Command(BaseCommand):
         cut = fitted["threshold"]
         self.stdout.write(f"threshold {cut} written to {options['out']}")
         for half in ("dev", "held-out"):
-            scored = [
-                (confidence.probability(e.features, fitted), e.right)
-                for e in found
-                if e.split == half
-            ]
+            scored = [(probability(e.features, fitted), e.right) for e in found if e.split == half]
             if scored:
                 numbers = figures(scored, cut)
                 self.stdout.write(f"{half:9} " + " ".join(f"{k} {v}" for k, v in numbers.items()))

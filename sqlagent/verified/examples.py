@@ -1,0 +1,28 @@
+"""Related verified queries as examples for the SQL writer: how this team asks, and the
+tables, joins and columns its confirmed answers use."""
+
+from collections.abc import Sequence
+
+from sqlglot import exp
+
+from registries.services import SemanticLayer
+from sqlagent.verified.matching import Match
+
+
+def examples_text(found: Sequence[Match], layer: SemanticLayer) -> str:
+    if not found:
+        return ""
+    lines = [
+        f'- "{m.known.question}"\n  {m.known.statement.sql(dialect=layer.dialect)}' for m in found
+    ]
+    return (
+        "Verified queries on this database (a person confirmed each SQL answers its question; "
+        "follow their tables, joins and columns where the question is alike):\n"
+        + "\n".join(lines)
+        + "\n"
+    )
+
+
+def example_tables(found: Sequence[Match]) -> list[str]:
+    tables = (t.name for m in found for t in m.known.statement.find_all(exp.Table))
+    return list(dict.fromkeys(tables))

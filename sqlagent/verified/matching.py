@@ -1,0 +1,275 @@
+"""Which verified query a question rewords, and how surely.
+
+Candidates are the verified questions nearest by meaning (embedding cosine) and by shared
+words. Each is compared with the question after its literals are fitted (`literals`): what
+the question says that the verified one does not, and the other way round, weighted by
+whether those words name the schema, a number, or the query's shape (a count, an average,
+an order, a negation). A logistic model fitted on development databases
+(`manage.py train_verified_matching`) turns that evidence into the probability that the
+verified SQL answers the question; it is reused only above the model's threshold.
+"""
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from sqlglot import exp
+
+from core.calibration import probability
+from sqlagent.linking.links import name_links, value_links
+from sqlagent.linking.question import Word, read_words
+from sqlagent.linking.schema_words import SchemaWords, stem
+from sqlagent.linking.signals import (
+    AFTER_NUMBER,
+    AGGREGATES,
+    ASCENDING,
+    COUNT_WORDS,
+    DESCENDING,
+    DISTINCT_WORDS,
+    GROUP_WORDS,
+    NEGATIONS,
+    comparator_at,
+    lowers,
+    phrase_at,
+)
+from sqlagent.linking.values import StoredValues, value_key
+from sqlagent.verified.literals import fit_literals
+from sqlagent.verified.store import Known
+
+MODEL = Path(__file__).with_name("matching.json")
+# Without a fitted model: a near question that adds and drops almost nothing is reused.
+FALLBACK = {"weights": {"cosine": 8.0, "asked_extra": -6.0, "verified_extra": -4.0,
+                        "shape_differs": -3.0, "numbers_differ": -3.0, "schema_extra": -2.0},
+            "bias": -4.0, "threshold": 0.5, "scale": {}}  # fmt: skip
+SURE_LINK = 0.8  # a link this sure counts as the question naming the column or value
+CANDIDATES = 6  # nearest by meaning, and as many by shared words
+FEATURES = (
+    "cosine", "margin", "overlap", "asked_extra", "verified_extra", "schema_extra",
+    "named_extra", "shape_differs", "numbers_differ", "swapped", "unnamed", "said_not_done",
+    "done_not_said", "group_unsaid", "unused_names", "verified_unused_names",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Match:
+    known: Known
+    statement: exp.Expression  # the verified SQL with the question's literals
+    swapped: list[tuple[str, str]]
+    features: dict[str, float] = field(default_factory=dict)
+    probability: float = 0.0
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "id": self.known.id,
+            "question": self.known.question,
+            "probability": round(self.probability, 4),
+            "swapped": self.swapped,
+            "features": {k: round(v, 4) for k, v in self.features.items()},
+        }
+
+
+def matches(
+    question: str,
+    vector: Sequence[float],
+    pool: Sequence[Known],
+    *,
+    schema: SchemaWords,
+    values: StoredValues,
+) -> list[Match]:
+    """The nearest verified queries fitted to `question`, most probable first."""
+    if not pool:
+        return []
+    words = read_words(question)
+    mine = _stems(words, set())
+    named = _named(words, schema, values)
+    cosines = [_cosine(vector, known.vector) for known in pool]
+    overlaps = [_jaccard(mine, _stems(known.words, set())) for known in pool]
+    by_meaning = sorted(range(len(pool)), key=lambda i: -cosines[i])[:CANDIDATES]
+    by_words = sorted(range(len(pool)), key=lambda i: -overlaps[i])[:CANDIDATES]
+    found: list[Match] = []
+    for i in dict.fromkeys(by_meaning + by_words):
+        known = pool[i]
+        fitted = fit_literals(words, known.words, known.statement, values)
+        others = [c for j, c in enumerate(cosines) if j != i]
+        features = _features(words, known.words, fitted.asked_used, fitted.verified_used, schema)
+        features["unused_names"] = float(_unused(named, fitted.statement, fitted.asked_used))
+        features["verified_unused_names"] = float(
+            _unused(_named(known.words, schema, values), known.statement, fitted.verified_used)
+        )
+        said, done = shape(words), sql_shape(fitted.statement)
+        features["said_not_done"] = float(len({c for c in said if not done & SATISFIED_BY[c]}))
+        features["done_not_said"] = float(len({c for c in done & CORE if c not in said}))
+        features["group_unsaid"] = float("group" in done and not said & {"group", "distinct"})
+        features |= {
+            "cosine": cosines[i],
+            "margin": cosines[i] - max(others, default=0.0),
+            "overlap": overlaps[i],
+            "swapped": float(len(fitted.swapped)),
+            "unnamed": float(fitted.unnamed),
+        }
+        found.append(
+            Match(known, fitted.statement, fitted.swapped, features, probability(features, model()))
+        )
+    return sorted(found, key=lambda m: -m.probability)
+
+
+def _features(
+    asked: tuple[Word, ...],
+    verified: tuple[Word, ...],
+    asked_used: set[int],
+    verified_used: set[int],
+    schema: SchemaWords,
+) -> dict[str, float]:
+    mine, theirs = _stems(asked, asked_used), _stems(verified, verified_used)
+    extra_mine = [w for w in _content(asked, asked_used) if _stem(w) not in theirs]
+    extra_theirs = [w for w in _content(verified, verified_used) if _stem(w) not in mine]
+    extra = extra_mine + extra_theirs
+    numbers_mine = {
+        w.number for i, w in enumerate(asked) if w.number is not None and i not in asked_used
+    }
+    numbers_theirs = {
+        w.number for i, w in enumerate(verified) if w.number is not None and i not in verified_used
+    }
+    return {
+        "asked_extra": len(extra_mine) / max(1, len(mine)),
+        "verified_extra": len(extra_theirs) / max(1, len(theirs)),
+        "schema_extra": float(sum(1 for w in extra if _names_schema(w, schema))),
+        "named_extra": float(sum(1 for w in extra if w.quoted or w.capitalised)),
+        "shape_differs": float(len(shape(asked) ^ shape(verified))),
+        "numbers_differ": float(len(numbers_mine ^ numbers_theirs)),
+    }
+
+
+def shape(words: tuple[Word, ...]) -> set[str]:
+    """What the words say about a query's shape, whatever it is about: a count, which
+    aggregate, which way an order or superlative runs, a negation, a comparison."""
+    lows = lowers(words)
+    found: set[str] = set()
+    for i, low in enumerate(lows):
+        if phrase_at(lows, i, COUNT_WORDS):
+            found.add("count")
+        if phrase_at(lows, i, GROUP_WORDS):
+            found.add("group")
+        if low in AGGREGATES and low != "total":
+            found.add(AGGREGATES[low])
+        if low in DESCENDING:
+            found.add("descending")
+        if low in ASCENDING:
+            found.add("ascending")
+        if low in NEGATIONS:
+            found.add("not")
+        if low in DISTINCT_WORDS:
+            found.add("distinct")
+        if low == "both":
+            found.add("both")
+        if low == "either" or (low == "or" and not phrase_at(lows, i, tuple(AFTER_NUMBER))):
+            found.add("or")
+        compared = comparator_at(lows, i)
+        if compared is not None:
+            found.add(compared[0])
+    return found
+
+
+# Which parts of a query carry out what the words say: "the most" is an ORDER BY ... DESC or
+# a MAX; "each" a GROUP BY; "different" a DISTINCT or a GROUP BY.
+SATISFIED_BY = {
+    "count": {"count"}, "group": {"group"}, "avg": {"avg"}, "sum": {"sum"},
+    "max": {"max", "descending"}, "min": {"min", "ascending"},
+    "descending": {"descending", "max"}, "ascending": {"ascending", "min"},
+    "not": {"not"}, "distinct": {"distinct", "group"}, ">": {"compare"}, ">=": {"compare"},
+    "<": {"compare"}, "<=": {"compare"}, "=": {"compare", "eq"}, "both": {"both"},
+    "or": {"or"},
+}  # fmt: skip
+CORE = {"count", "avg", "sum", "not", "both", "or"}  # what a question hardly leaves unsaid
+_SQL_PARTS = {exp.Count: "count", exp.Group: "group", exp.Avg: "avg", exp.Sum: "sum",
+              exp.Max: "max", exp.Min: "min", exp.Not: "not", exp.Except: "not", exp.NEQ: "not",
+              exp.Distinct: "distinct", exp.GT: "compare", exp.GTE: "compare",
+              exp.LT: "compare", exp.LTE: "compare", exp.EQ: "eq", exp.Intersect: "both",
+              exp.Or: "or", exp.Union: "or", exp.In: "or"}  # fmt: skip
+
+
+def sql_shape(statement: exp.Expression) -> set[str]:
+    found = {name for kind, name in _SQL_PARTS.items() if statement.find(kind) is not None}
+    for ordered in statement.find_all(exp.Ordered):
+        found.add("descending" if ordered.args.get("desc") else "ascending")
+    return found
+
+
+Named = dict[tuple[int, int], set[str]]  # a span of words -> what it may name (lower case)
+
+
+def _named(words: tuple[Word, ...], schema: SchemaWords, values: StoredValues) -> Named:
+    """The runs of words that surely name a column, a table or a stored value: the names
+    (and values, as `'value'`) each may stand for."""
+    found: Named = {}
+    for link in name_links(words, schema):
+        if link.score >= SURE_LINK:
+            names = found.setdefault((link.start, link.end), set())
+            names.add((link.element.column or link.element.table).lower())
+    for link in value_links(words, values, schema):
+        if link.score >= SURE_LINK and link.value is not None:
+            found.setdefault((link.start, link.end), set()).add(f"'{value_key(link.value)}'")
+    return found
+
+
+def _unused(named: Named, statement: exp.Expression, used: set[int]) -> int:
+    """Runs of words naming something the SQL does not use: a column, table or value the
+    question asks about that this query never touches."""
+    touched = {c.name.lower() for c in statement.find_all(exp.Column)}
+    touched |= {t.name.lower() for t in statement.find_all(exp.Table)}
+    touched |= {f"'{value_key(str(v.this))}'" for v in statement.find_all(exp.Literal)}
+    return sum(
+        1
+        for (start, end), names in named.items()
+        if not used.intersection(range(start, end)) and not names & touched
+    )
+
+
+def _numbers(words: tuple[Word, ...], used: set[int]) -> set[float]:
+    return {w.number for i, w in enumerate(words) if w.number is not None and i not in used}
+
+
+def _content(words: tuple[Word, ...], used: set[int]) -> list[Word]:
+    return [w for i, w in enumerate(words) if w.content and i not in used]
+
+
+def _stem(word: Word) -> str:
+    return stem(word.lemma)
+
+
+def _stems(words: tuple[Word, ...], used: set[int]) -> set[str]:
+    return {_stem(w) for w in _content(words, used)}
+
+
+def _names_schema(word: Word, schema: SchemaWords) -> bool:
+    return word.lemma in schema.by_word or _stem(word) in schema.by_word
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    if len(a) != len(b) or not a:
+        return 0.0
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
+
+
+@cache
+def model() -> dict[str, Any]:
+    try:
+        return dict(json.loads(MODEL.read_text()))
+    except (OSError, ValueError):
+        return FALLBACK
+
+
+def threshold() -> float:
+    configured = settings.SQL_VERIFIED_MIN_PROBABILITY
+    return float(model()["threshold"] if configured is None else configured)
