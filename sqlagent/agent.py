@@ -27,7 +27,7 @@ from sqlagent.data_scope import scope_for
 from sqlagent.declines import decline_notes
 from sqlagent.execution import ExecutionError, ExecutionResult, execute_read, with_row_limit
 from sqlagent.fan_out import guard_fan_out
-from sqlagent.linking import LinkedPlan, Unreadable, links_text, plan_linked
+from sqlagent.linking import LinkedPlan, Preferred, Unreadable, links_text, plan_linked
 from sqlagent.linking.confidence import threshold as linking_threshold
 from sqlagent.linking.schema_words import schema_words
 from sqlagent.linking.values import stored_values
@@ -42,6 +42,7 @@ from sqlagent.validation import SQLValidationError, validate_sql
 from sqlagent.value_index import value_index
 from sqlagent.verified import (
     Match,
+    example_columns,
     example_tables,
     examples_text,
     usable_verified,
@@ -222,7 +223,7 @@ def _prefer_linked(planned: Planned, answer: SqlAnswer, target: Source, clock: S
     registry's terms. On such a registry the term planner's plan is not run either: made
     from suggested terms alone it was wrong about as often as right on development data,
     and it carries no confidence to gate it. Returns why the linked reading was not taken."""
-    planned.linked, why = _link(answer.question, target, clock)
+    planned.linked, why = _link(answer.question, target, clock, example_columns(planned.examples))
     if planned.linked is not None:
         answer.tables = [
             {"table": t, "reason": "named by the question"} for t in planned.linked.intent.tables
@@ -232,12 +233,15 @@ def _prefer_linked(planned: Planned, answer: SqlAnswer, target: Source, clock: S
     return why
 
 
-def _link(question: str, target: Source, clock: StepClock) -> tuple[LinkedPlan | None, str]:
-    """The schema-linked reading when it is sure enough, else why not."""
+def _link(
+    question: str, target: Source, clock: StepClock, preferred: Preferred
+) -> tuple[LinkedPlan | None, str]:
+    """The schema-linked reading when it is sure enough, else why not. Where two meanings
+    of a word are as likely, the one related verified queries use is taken."""
     with clock.step("linking") as out:
         values = stored_values(target.layer, target.url, agent=target.agent_login)
         try:
-            linked = plan_linked(question, target.layer, values)
+            linked = plan_linked(question, target.layer, values, preferred)
         except Unreadable as error:
             out["declined"] = str(error)
             return None, str(error)

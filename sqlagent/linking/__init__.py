@@ -13,7 +13,7 @@ from django.conf import settings
 from sqlglot import exp
 
 from registries.services import SemanticLayer
-from sqlagent.linking.chosen import Chosen, choose
+from sqlagent.linking.chosen import Chosen, Preferred, choose
 from sqlagent.linking.compose import compose
 from sqlagent.linking.confidence import Evidence, weigh
 from sqlagent.linking.intent import Intent
@@ -24,7 +24,7 @@ from sqlagent.linking.schema_words import schema_words
 from sqlagent.linking.similar import similar_links
 from sqlagent.linking.values import StoredValues
 
-__all__ = ["LinkedPlan", "Unreadable", "links_text", "plan_linked"]
+__all__ = ["LinkedPlan", "Preferred", "Unreadable", "links_text", "plan_linked"]
 
 
 @dataclass(frozen=True)
@@ -37,15 +37,18 @@ class LinkedPlan:
     named: list[tuple[str, str, bool]] = field(default_factory=list)  # (words, element, value?)
 
 
-def plan_linked(question: str, layer: SemanticLayer, values: StoredValues) -> LinkedPlan:
-    """The best linked reading of `question` as SQL; Unreadable says why there is none."""
+def plan_linked(
+    question: str, layer: SemanticLayer, values: StoredValues, preferred: Preferred = frozenset()
+) -> LinkedPlan:
+    """The best linked reading of `question` as SQL; Unreadable says why there is none.
+    `preferred`: the tables and columns related verified queries use (ties go to them)."""
     words = read_words(question)
     schema = schema_words(layer)
     links = name_links(words, schema) + value_links(words, values, schema)
     if settings.SQL_LINK_BY_MEANING:
         covered = {i for link in links for i in link.span}
         links += similar_links(words, covered, layer, schema)
-    chosen: Chosen = choose(links)
+    chosen: Chosen = choose(links, preferred)
     if not chosen.choices:
         raise Unreadable("no word of the question names a table, column or value I know")
     intent = Reader(words, chosen, schema).read()

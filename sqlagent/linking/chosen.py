@@ -1,5 +1,6 @@
 """From every possible link to one reading: the strongest runs of words that do not overlap,
-and for each the table or column it most likely means, given the tables the question names.
+and for each the table or column it most likely means, given the tables the question names
+and, among equally likely meanings, the columns related verified queries use.
 """
 
 from dataclasses import dataclass, field
@@ -59,7 +60,10 @@ def _strength(link: Link) -> float:
     return link.score * (1 + 0.25 * (link.end - link.start - 1))
 
 
-def choose(links: list[Link]) -> Chosen:
+Preferred = frozenset[tuple[str, str]]  # (table, column), lower case: used by verified SQL
+
+
+def choose(links: list[Link], preferred: Preferred = frozenset()) -> Chosen:
     by_span: dict[tuple[int, int], list[Link]] = {}
     for link in links:
         by_span.setdefault((link.start, link.end), []).append(link)
@@ -78,13 +82,14 @@ def choose(links: list[Link]) -> Chosen:
                 named_at.setdefault(x.element.table, []).append(x.start)
     chosen = Chosen()
     for group in sorted(kept, key=lambda g: g[0].start):
-        chosen.choices.append(_pick(group, named_at))
+        chosen.choices.append(_pick(group, named_at, preferred))
     return chosen
 
 
-def _pick(group: list[Link], named_at: dict[str, list[int]]) -> Choice:
+def _pick(group: list[Link], named_at: dict[str, list[int]], preferred: Preferred) -> Choice:
     """A value beats a name only when it is surer; among meanings, one in a table the
-    question names, the nearest such mention first ("the names of the mountains")."""
+    question names, the nearest such mention first ("the names of the mountains"); among
+    meanings as sure, one that related verified queries use."""
 
     def rank(link: Link) -> tuple[float, ...]:
         where = named_at.get(link.element.table, [])
@@ -92,7 +97,9 @@ def _pick(group: list[Link], named_at: dict[str, list[int]]) -> Choice:
         # A column of a table the question names beats a surer name elsewhere: "the names
         # and details of the staff" are the staff's, not another table's "details".
         named = bool(where) and (link.element.is_table or link.score >= 0.5)
-        return (named, link.score, -distance, link.element.is_table, link.element.owned)
+        element = link.element
+        confirmed = (element.table.lower(), (element.column or "").lower()) in preferred
+        return (named, link.score, confirmed, -distance, element.is_table, element.owned)
 
     ordered = sorted(group, key=rank, reverse=True)
     best = ordered[0]
@@ -101,7 +108,7 @@ def _pick(group: list[Link], named_at: dict[str, list[int]]) -> Choice:
         for x in ordered[1:]
         if x.score >= best.score - 0.05
         and rank(x)[0] == rank(best)[0]
-        and rank(x)[2] == rank(best)[2]
+        and rank(x)[3] == rank(best)[3]
     ]
     rivals = [x for x in rivals if str(x.element) != str(best.element)]
     return Choice(best, alternatives=len({str(x.element) for x in rivals}))

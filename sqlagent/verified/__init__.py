@@ -6,7 +6,7 @@ the related ones to the SQL writer, `pairs` reads and writes them as JSONL.
 """
 
 from sqlagent.verified.checks import VerifiedSqlError
-from sqlagent.verified.examples import example_tables, examples_text
+from sqlagent.verified.examples import example_columns, example_tables, examples_text
 from sqlagent.verified.matching import Match, threshold
 from sqlagent.verified.matching import matches as verified_matches
 from sqlagent.verified.store import save_verified
@@ -15,6 +15,7 @@ from sqlagent.verified.store import usable as usable_verified
 __all__ = [
     "Match",
     "VerifiedSqlError",
+    "example_columns",
     "example_tables",
     "examples_text",
     "save_verified",

@@ -39,4 +39,3 @@ def check_runs(statement: exp.Expression, layer: SemanticLayer, *, url: str, age
         execute_read(probe.sql(dialect=layer.dialect, identify=True), url=url, agent=agent)
     except ExecutionError as error:
         raise VerifiedSqlError(f"the database refused it: {error}") from error
-

@@ -26,3 +26,19 @@ def examples_text(found: Sequence[Match], layer: SemanticLayer) -> str:
 def example_tables(found: Sequence[Match]) -> list[str]:
     tables = (t.name for m in found for t in m.known.statement.find_all(exp.Table))
     return list(dict.fromkeys(tables))
+
+
+def example_columns(found: Sequence[Match]) -> frozenset[tuple[str, str]]:
+    """(table, column), lower case, for each column the examples' SQL reads, and (table, "")
+    for each table: where a column is not qualified, it is taken as any of its tables'."""
+    used: set[tuple[str, str]] = set()
+    for m in found:
+        tables = {t.name.lower() for t in m.known.statement.find_all(exp.Table)}
+        aliases = {
+            t.alias_or_name.lower(): t.name.lower() for t in m.known.statement.find_all(exp.Table)
+        }
+        used |= {(t, "") for t in tables}
+        for column in m.known.statement.find_all(exp.Column):
+            owner = aliases.get(column.table.lower()) if column.table else None
+            used |= {(t, column.name.lower()) for t in ([owner] if owner else tables)}
+    return frozenset(used)

@@ -10,13 +10,13 @@ verified SQL answers the question; it is reused only above the model's threshold
 """
 
 import json
-import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
+import numpy as np
 from django.conf import settings
 from sqlglot import exp
 
@@ -33,13 +33,16 @@ from sqlagent.linking.signals import (
     DISTINCT_WORDS,
     GROUP_WORDS,
     NEGATIONS,
+    SHAPE_WORDS,
     comparator_at,
     lowers,
     phrase_at,
 )
 from sqlagent.linking.values import StoredValues, value_key
-from sqlagent.verified.literals import fit_literals
-from sqlagent.verified.store import Known
+from sqlagent.verified.literals import Fitted, fit_literals
+from sqlagent.verified.store import Known, Pool
+
+T = TypeVar("T")
 
 MODEL = Path(__file__).with_name("matching.json")
 # Without a fitted model: a near question that adds and drops almost nothing is reused.
@@ -76,7 +79,7 @@ class Match:
 def matches(
     question: str,
     vector: Sequence[float],
-    pool: Sequence[Known],
+    pool: Pool,
     *,
     schema: SchemaWords,
     values: StoredValues,
@@ -87,19 +90,26 @@ def matches(
     words = read_words(question)
     mine = _stems(words, set())
     named = _named(words, schema, values)
-    cosines = [_cosine(vector, known.vector) for known in pool]
-    overlaps = [_jaccard(mine, _stems(known.words, set())) for known in pool]
+    cosines = _cosines(vector, pool)
+    overlaps = [
+        _jaccard(mine, _derived(k, "stems", lambda k: _stems(k.words, set()))) for k in pool
+    ]
     by_meaning = sorted(range(len(pool)), key=lambda i: -cosines[i])[:CANDIDATES]
     by_words = sorted(range(len(pool)), key=lambda i: -overlaps[i])[:CANDIDATES]
     found: list[Match] = []
     for i in dict.fromkeys(by_meaning + by_words):
         known = pool[i]
         fitted = fit_literals(words, known.words, known.statement, values)
+        if _new_numbers(words, known, fitted):
+            # A number the question says that neither the verified question nor its SQL
+            # holds: "in 2024" is not a rewording of the 2025 query.
+            continue
         others = [c for j, c in enumerate(cosines) if j != i]
         features = _features(words, known.words, fitted.asked_used, fitted.verified_used, schema)
         features["unused_names"] = float(_unused(named, fitted.statement, fitted.asked_used))
+        theirs = _derived(known, "named", lambda k: _named(k.words, schema, values))
         features["verified_unused_names"] = float(
-            _unused(_named(known.words, schema, values), known.statement, fitted.verified_used)
+            _unused(theirs, known.statement, fitted.verified_used)
         )
         said, done = shape(words), sql_shape(fitted.statement)
         features["said_not_done"] = float(len({c for c in said if not done & SATISFIED_BY[c]}))
@@ -116,6 +126,34 @@ def matches(
             Match(known, fitted.statement, fitted.swapped, features, probability(features, model()))
         )
     return sorted(found, key=lambda m: -m.probability)
+
+
+def _new_numbers(words: tuple[Word, ...], known: Known, fitted: Fitted) -> set[float]:
+    theirs = {w.number for w in known.words if w.number is not None}
+    mine = {
+        w.number for i, w in enumerate(words) if w.number is not None and i not in fitted.asked_used
+    }
+    return mine - theirs
+
+
+def _all_stems(known: Known) -> set[str]:
+    return _stems(known.words, set())
+
+
+def _cosines(vector: Sequence[float], pool: Pool) -> list[float]:
+    units = pool.unit_vectors
+    query = np.asarray(vector, dtype=float)
+    norm = float(np.linalg.norm(query))
+    if not norm or units.shape[1] != query.shape[0]:
+        return [0.0] * len(pool)
+    return [float(c) for c in units @ (query / norm)]
+
+
+def _derived(known: Known, name: str, read: Callable[[Known], T]) -> T:
+    """What is read from a verified query alone, once per process and version of it."""
+    if name not in known.derived:
+        known.derived[name] = read(known)
+    return cast(T, known.derived[name])
 
 
 def _features(
@@ -208,7 +246,8 @@ def _named(words: tuple[Word, ...], schema: SchemaWords, values: StoredValues) -
     (and values, as `'value'`) each may stand for."""
     found: Named = {}
     for link in name_links(words, schema):
-        if link.score >= SURE_LINK:
+        shape_only = all(w.lower in SHAPE_WORDS for w in words[link.start : link.end])
+        if link.score >= SURE_LINK and not shape_only:
             names = found.setdefault((link.start, link.end), set())
             names.add((link.element.column or link.element.table).lower())
     for link in value_links(words, values, schema):
@@ -235,7 +274,11 @@ def _numbers(words: tuple[Word, ...], used: set[int]) -> set[float]:
 
 
 def _content(words: tuple[Word, ...], used: set[int]) -> list[Word]:
-    return [w for i, w in enumerate(words) if w.content and i not in used]
+    """The words that say what is asked about; the shape words ("number", "average",
+    "most") are compared as shape, not as words."""
+    return [
+        w for i, w in enumerate(words) if w.content and i not in used and w.lower not in SHAPE_WORDS
+    ]
 
 
 def _stem(word: Word) -> str:
@@ -252,14 +295,6 @@ def _names_schema(word: Word, schema: SchemaWords) -> bool:
 
 def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
-
-
-def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    if len(a) != len(b) or not a:
-        return 0.0
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return dot / norm if norm else 0.0
 
 
 @cache

@@ -8,9 +8,11 @@ and left out until someone fixes it.
 
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
+import numpy as np
 from django.contrib.auth.models import User
 from django.db.models import Count, Max
 from django.utils import timezone
@@ -24,7 +26,7 @@ from sqlagent.models import VerifiedQuery
 from sqlagent.verified.checks import VerifiedSqlError, check_runs, parse_verified
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Known:
     """A usable verified query, read once per version of it and of the registry."""
 
@@ -34,6 +36,20 @@ class Known:
     statement: exp.Expression
     words: tuple[Word, ...]
     vector: tuple[float, ...]
+    derived: dict[str, Any] = field(default_factory=dict)  # read from it once, when needed
+
+
+class Pool(list[Known]):
+    """A data source's usable verified queries, with their question vectors as one matrix."""
+
+    @cached_property
+    def unit_vectors(self) -> np.ndarray:
+        if not self:
+            return np.zeros((0, 0))
+        width = max(len(k.vector) for k in self)
+        matrix = np.array([k.vector if len(k.vector) == width else [0.0] * width for k in self])
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        return matrix / np.where(norms == 0, 1.0, norms)
 
 
 def save_verified(
@@ -109,11 +125,11 @@ def recheck_source(layer: SemanticLayer) -> None:
     recheck(rows.exclude(checked_version=layer.version), layer)
 
 
-_pool: dict[str, tuple[Any, list[Known]]] = {}
+_pool: dict[str, tuple[Any, Pool]] = {}
 _lock = threading.Lock()
 
 
-def usable(layer: SemanticLayer) -> list[Known]:
+def usable(layer: SemanticLayer) -> Pool:
     """The data source's verified queries that validate on its registry as it is now."""
     cached = _pool.get(layer.data_source)
     if cached is not None and cached[0] == _stamp(layer):
@@ -122,7 +138,7 @@ def usable(layer: SemanticLayer) -> list[Known]:
         everything = list(VerifiedQuery.objects.filter(data_source__name=layer.data_source))
         recheck(everything, layer)
         embed_missing([r for r in everything if not r.stale])
-        known = [
+        known = Pool(
             Known(
                 r.pk,
                 r.question,
@@ -133,7 +149,7 @@ def usable(layer: SemanticLayer) -> list[Known]:
             )
             for r in everything
             if not r.stale
-        ]
+        )
         _pool[layer.data_source] = (_stamp(layer), known)  # after the rechecks' saves
     return known
 

@@ -26,7 +26,7 @@ from sqlagent.evaluation import Case
 from sqlagent.linking.schema_words import schema_words
 from sqlagent.linking.values import stored_values
 from sqlagent.verified.matching import FEATURES, Match, matches
-from sqlagent.verified.store import usable
+from sqlagent.verified.store import Pool, usable
 
 C = 0.5
 
@@ -47,7 +47,7 @@ def gather(cases: Iterable[Case], source_for: Callable[[Case], str]) -> list[Ask
         gold = _normal(case.sql, dialect)
         pool = usable(target.layer)
         split = spider_split(case.db) if case.db else "dev"
-        others = [k for k in pool if _normal(k.sql, dialect) != gold]
+        others = Pool(k for k in pool if _normal(k.sql, dialect) != gold)
         for reworded, known in ((True, pool), (False, others)):
             candidates = matches(
                 case.question,

@@ -287,8 +287,9 @@ def test_the_conversation_page_reads_a_fixed_number_of_queries(
     url = reverse("chat:conversation", args=[session.pk])
 
     # The login's session and user, the conversation, its messages with the person's
-    # ratings, the conversation list, the collections to upload into: however many answers.
-    with django_assert_num_queries(6):
+    # ratings, the conversation list, the collections to upload into, the person's
+    # permissions (own and by group, read once for "This is right"): however many answers.
+    with django_assert_num_queries(8):
         response = client.get(url)
 
     assert response.content.decode().count('aria-pressed="true"') == 20

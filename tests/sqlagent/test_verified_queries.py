@@ -253,3 +253,32 @@ def test_the_chat_confirms_an_answer_for_those_allowed(warehouse: DataSource) ->
     assert client.post(url, {}, format="json").status_code == 200  # the SQL that ran, again
     other = reverse("chat-api:verify", args=[message.pk])  # plain's answer, not analyst's
     assert client.post(other, {}, format="json").status_code == 404
+
+
+def test_a_number_the_verified_query_does_not_hold_is_not_a_rewording(
+    warehouse: DataSource,
+) -> None:
+    confirm(
+        warehouse.name,
+        "How many work orders were completed in 2025?",
+        "SELECT COUNT(*) FROM workOrder WHERE status = 'completed' "
+        "AND completedAt >= '2025-01-01' AND completedAt < '2026-01-01'",
+    )
+    assert ask("How many work orders were completed in 2025?", scope=Scope()).verified
+    answer = ask("How many work orders were completed in 2024?", scope=Scope())
+    assert answer.verified is None  # its dates are 2025's, whatever the words say
+
+
+def test_the_conversation_offers_this_is_right_to_those_allowed(warehouse: DataSource) -> None:
+    plain = User.objects.create_user("plain", password="pw-plain-1")
+    analyst = User.objects.create_user("analyst", password="pw-analyst-1")
+    analyst.user_permissions.add(Permission.objects.get(codename="add_verifiedquery"))
+    for user, offered in ((plain, False), (analyst, True)):
+        message = _sql_answer(user)
+        message.data |= {"verified": {"id": 7, "question": "How many branches?", "url": "/x"}}
+        message.save()
+        client = Client()
+        client.force_login(user)
+        page = client.get(reverse("chat:conversation", args=[message.session_id])).content.decode()
+        assert ('data-action="verify"' in page) is offered
+        assert "Based on verified query #7" in page
