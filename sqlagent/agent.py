@@ -6,6 +6,7 @@ one is configured, else the plan's compiler); 6-7 rewrite to secure views and va
 A step that cannot proceed with confidence declines with its reason: no guess is run.
 """
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -52,6 +53,8 @@ from sqlagent.verified import threshold as verified_threshold
 from sqlagent.vocabulary import vocabulary
 
 EXAMPLES = 3  # related verified queries shown to the SQL writer
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -199,10 +202,16 @@ def _consult_verified(
     if not pool:
         return
     with clock.step("verified") as out:
+        try:
+            vector = embed_query(answer.question)
+        except Exception as error:  # an embedding service out of reach: plan as without
+            log.warning("verified queries not consulted: %s", error)
+            out["unavailable"] = str(error)
+            return
         values = stored_values(target.layer, target.url, agent=target.agent_login)
         found = verified_matches(
             answer.question,
-            embed_query(answer.question),
+            vector,
             pool,
             schema=schema_words(target.layer),
             values=values,

@@ -7,6 +7,7 @@ private to it (import-linter keeps it so); its models may be read directly.
 - reading a question as the agent does: `extract_terms` over a `Vocabulary`,
   `find_date_range`, `phrase` and `singular` for word forms;
 - evidence for the chat's router: `warehouse_words` and `assess_question`;
+- `warm_up_sql_agent`, for a server process starting;
 - confirming an answer's SQL as a verified query: `confirm_verified`, which raises
   `VerifiedSqlError` with what is wrong.
 """
@@ -28,6 +29,7 @@ from .question_terms import QuestionReading, QuestionTerms, extract_terms
 from .verified import VerifiedSqlError
 from .verified.pairs import confirm as confirm_verified
 from .vocabulary import Vocabulary, phrase, singular
+from .warmup import warm_up as warm_up_sql_agent
 
 __all__ = [
     "CODE_TOKEN",
@@ -50,4 +52,5 @@ __all__ = [
     "phrase",
     "singular",
     "warehouse_words",
+    "warm_up_sql_agent",
 ]

@@ -6,6 +6,7 @@ against the new registry before it is used; one that no longer validates is mark
 and left out until someone fixes it.
 """
 
+import logging
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -24,6 +25,8 @@ from registries.services import SemanticLayer, load_semantic_layer
 from sqlagent.linking.question import Word, read_words
 from sqlagent.models import VerifiedQuery
 from sqlagent.verified.checks import VerifiedSqlError, check_runs, parse_verified
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,12 +96,19 @@ def save_verified(
 
 
 def embed_missing(rows: Iterable[VerifiedQuery]) -> None:
-    """Embed questions whose vector is missing or from another model, in one batch."""
+    """Embed questions whose vector is missing or from another model, in one batch. With
+    the embedding service out of reach they stay as they are (and unused) until it is back:
+    the pairs themselves are kept."""
     model = get_embedder().name
     todo = [r for r in rows if not r.embedding or r.embedding_model != model]
     if not todo:
         return
-    for row, vector in zip(todo, embed_texts([r.question for r in todo]), strict=True):
+    try:
+        vectors = embed_texts([r.question for r in todo])
+    except Exception as error:  # each embedding backend has its own errors
+        log.warning("verified questions not embedded: %s", error)
+        return
+    for row, vector in zip(todo, vectors, strict=True):
         row.embedding, row.embedding_model = [round(v, 6) for v in vector], model
     VerifiedQuery.objects.bulk_update(todo, ["embedding", "embedding_model"])
 
@@ -148,7 +158,7 @@ def usable(layer: SemanticLayer) -> Pool:
                 tuple(r.embedding),
             )
             for r in everything
-            if not r.stale
+            if not r.stale and r.embedding_model == get_embedder().name
         )
         _pool[layer.data_source] = (_stamp(layer), known)  # after the rechecks' saves
     return known

@@ -11,10 +11,12 @@ from django.contrib.auth.models import Permission, User
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
 from chat.models import ChatSession, Message, Route
 from core.databases.scope import Scope
+from core.providers.embeddings import get_embedder
 from registries.models import DataSource, SchemaColumn
 from sqlagent.agent import ask
 from sqlagent.models import DataScope, VerifiedQuery
@@ -282,3 +284,21 @@ def test_the_conversation_offers_this_is_right_to_those_allowed(warehouse: DataS
         page = client.get(reverse("chat:conversation", args=[message.session_id])).content.decode()
         assert ('data-action="verify"' in page) is offered
         assert "Based on verified query #7" in page
+
+
+def test_an_embedding_service_out_of_reach_leaves_the_planners_to_answer(
+    warehouse: DataSource, settings: Settings
+) -> None:
+    city = _cities()[0]
+    confirm(warehouse.name, f"How many branches are in {city}?", BRANCHES_IN.format(city=city))
+    settings.EMBEDDING_BACKEND, settings.EMBEDDING_MODEL = "openai", "unreachable-model"
+    settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY = "http://127.0.0.1:9/v1", "key"
+    settings.LLM_TIMEOUT_SECONDS = 1
+    get_embedder.cache_clear()
+    try:
+        saved, _ = confirm(warehouse.name, "How many branches?", "SELECT COUNT(*) FROM branch")
+        answer = ask("How many work orders are there?", scope=Scope())
+    finally:
+        get_embedder.cache_clear()
+    assert saved.pk and not saved.embedding  # kept, to be embedded when the service is back
+    assert answer.status == "answered" and answer.verified is None
