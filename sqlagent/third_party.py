@@ -5,6 +5,7 @@ import re
 from typing import Any
 
 from django.conf import settings
+from django.core.management.base import CommandParser
 
 from core.databases.urls import with_schema
 from registries.models import DataSource
@@ -61,3 +62,16 @@ def source_options(options: dict[str, Any]) -> dict[str, Any]:
     """`source_for_line`'s arguments from a command's options of the same names."""
     names = ("db_url", "schema", "warehouse", "data_source")
     return {name: options.get(name) for name in names}
+
+
+def add_source_arguments(parser: CommandParser) -> None:
+    """A command's --data-source, --db-url and --schema, as `source_options` reads them."""
+    parser.add_argument("--data-source", help="the data source, by name (default: the warehouse)")
+    parser.add_argument(
+        "--db-url",
+        metavar="TEMPLATE",
+        help='URL for lines with a "db", e.g. mysql://root@127.0.0.1:3306/spider_{db}',
+    )
+    parser.add_argument(
+        "--schema", help="PostgreSQL: read only this schema of the databases named by URL"
+    )

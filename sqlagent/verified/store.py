@@ -24,6 +24,7 @@ from registries.models import DataSource
 from registries.services import SemanticLayer, load_semantic_layer
 from sqlagent.linking.question import Word, read_words
 from sqlagent.models import VerifiedQuery
+from sqlagent.validation import parse_single_read
 from sqlagent.verified.checks import VerifiedSqlError, check_runs, parse_verified
 
 log = logging.getLogger(__name__)
@@ -153,7 +154,7 @@ def usable(layer: SemanticLayer) -> Pool:
                 r.pk,
                 r.question,
                 r.sql,
-                parse_verified(r.sql, layer),
+                parse_single_read(r.sql, layer.dialect),  # validated by `recheck`
                 read_words(r.question),
                 tuple(r.embedding),
             )

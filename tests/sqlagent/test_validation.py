@@ -86,3 +86,21 @@ def test_comments_and_ctes_are_fine(warehouse_layer: SemanticLayer) -> None:
         warehouse_layer,
     )
     assert "branch" in sql
+
+
+def test_mysql_reads_column_names_in_any_case(warehouse_layer: SemanticLayer) -> None:
+    assert "NAME" in _check("SELECT NAME FROM branch", warehouse_layer)
+    with pytest.raises(SQLValidationError, match="COLOUR does not exist"):
+        _check("SELECT COLOUR FROM branch", warehouse_layer)
+
+
+def test_a_subquery_column_is_checked_in_its_own_scope(warehouse_layer: SemanticLayer) -> None:
+    # branchId is vehicle's, not branch's; a correlated reference reaches the outer query.
+    sql = "SELECT name FROM branch WHERE NOT id IN (SELECT branchId FROM vehicle)"
+    assert "vehicle" in _check(sql, warehouse_layer)
+    _check(
+        "SELECT name FROM branch WHERE EXISTS (SELECT 1 FROM vehicle WHERE branchId = id)",
+        warehouse_layer,
+    )
+    with pytest.raises(SQLValidationError, match="wheels"):
+        _check("SELECT name FROM branch WHERE id IN (SELECT wheels FROM vehicle)", warehouse_layer)

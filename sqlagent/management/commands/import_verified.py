@@ -4,7 +4,12 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from sqlagent.third_party import UnknownSource, source_for_line, source_options
+from sqlagent.third_party import (
+    UnknownSource,
+    add_source_arguments,
+    source_for_line,
+    source_options,
+)
 from sqlagent.verified.pairs import import_pairs
 
 
@@ -43,15 +48,3 @@ class Command(BaseCommand):
             f"{done.created} verified queries added, {done.updated} replaced, "
             f"{len(done.bad)} lines refused"
         )
-
-
-def add_source_arguments(parser: CommandParser) -> None:
-    parser.add_argument("--data-source", help="the data source, by name (default: the warehouse)")
-    parser.add_argument(
-        "--db-url",
-        metavar="TEMPLATE",
-        help='URL for lines with a "db", e.g. mysql://root@127.0.0.1:3306/spider_{db}',
-    )
-    parser.add_argument(
-        "--schema", help="PostgreSQL: read only this schema of the databases named by URL"
-    )

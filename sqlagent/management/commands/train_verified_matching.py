@@ -5,8 +5,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from sqlagent.evaluation import load_cases
-from sqlagent.management.commands.import_verified import add_source_arguments
-from sqlagent.third_party import UnknownSource, source_for_line, source_options
+from sqlagent.third_party import (
+    UnknownSource,
+    add_source_arguments,
+    source_for_line,
+    source_options,
+)
 from sqlagent.verified import matching
 from sqlagent.verified.training import fit, gather, report
 
