@@ -28,12 +28,14 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import psutil
@@ -45,6 +47,10 @@ QUESTIONS = ROOT / "demo" / "questions" / "routing.jsonl"
 ROUTES = ("sql", "documents", "graph", "general")
 WARM_UP = 8  # questions per worker process, kept out of the measured set
 LOGINS_AT_ONCE = 4  # password hashing is deliberately slow; logins are not what is measured
+# The app database's port, to count the server's connections (the embedded default).
+DATABASE_PORT = urlsplit(os.environ.get("DATABASE_URL", "")).port or int(
+    os.environ.get("EMBEDDED_POSTGRES_PORT", "55432")
+)
 
 
 @dataclass
@@ -201,6 +207,8 @@ class Clock:
     machine_cpu: float = 0.0
     server_cpu: float | None = None
 
+    peak_connections: int = 0
+
     def _server_cpu(self) -> float | None:
         if self.server_pid is None:
             return None
@@ -208,10 +216,31 @@ class Clock:
         times = [p.cpu_times() for p in (root, *root.children(recursive=True))]
         return sum(t.user + t.system for t in times)
 
+    def database_connections(self) -> int | None:
+        """PostgreSQL connections the server's processes hold now (the pool bounds them)."""
+        if self.server_pid is None:
+            return None
+        root = psutil.Process(self.server_pid)
+        return sum(
+            1
+            for process in (root, *root.children(recursive=True))
+            for c in process.net_connections("tcp")
+            if c.raddr and c.raddr.port == DATABASE_PORT and c.status == psutil.CONN_ESTABLISHED
+        )
+
+    def _watch_connections(self, stop: threading.Event) -> None:
+        while not stop.wait(0.2):
+            self.peak_connections = max(self.peak_connections, self.database_connections() or 0)
+
     @contextmanager
     def running(self) -> Iterator[None]:
         machine, server, began = psutil.cpu_times(), self._server_cpu(), time.perf_counter()
+        stop = threading.Event()
+        watch = threading.Thread(target=self._watch_connections, args=(stop,), daemon=True)
+        if self.server_pid is not None:
+            watch.start()
         yield
+        stop.set()
         self.wall = time.perf_counter() - began
         after = psutil.cpu_times()
         self.machine_cpu = (after.user + after.system) - (machine.user + machine.system)
@@ -318,6 +347,12 @@ async def bench(
     if rounds > 1 and p95s:
         listed = ", ".join(f"{p:.2f}" for p in p95s)
         print(f"\ncomplete p95 per round: {listed} s; median {percentile(p95s, 0.5):.2f} s")
+    if server_pid is not None:
+        await asyncio.sleep(5)
+        print(
+            f"PostgreSQL connections of the server: at most {clock.peak_connections} during "
+            f"the rounds, {clock.database_connections()} held 5 s after"
+        )
     return 1 if failed else 0
 
 

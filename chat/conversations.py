@@ -236,7 +236,7 @@ async def run_turn(
     try:
         question = "" if regenerate else check_question(content)
         paths = (
-            await asyncio.to_thread(resolve_attachments, user, attachments) if attachments else []
+            await in_database_thread(resolve_attachments)(user, attachments) if attachments else []
         )
         asked, history = await _start_turn(session, user, question, regenerate=regenerate)
     except (QuestionRejected, AttachmentRejected, TurnRejected) as error:

@@ -4,15 +4,20 @@
 project itself (`manage.py services start`), with its data under `var/`.
 """
 
+import os
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
-if (BASE_DIR / ".env").is_file():
-    environ.Env.read_env(BASE_DIR / ".env")
+# Variables already set win over the file. SWITCHBOARD_ENV_FILE names another file, or none
+# when empty (a container takes its whole environment from its orchestrator).
+ENV_FILE = os.environ.get("SWITCHBOARD_ENV_FILE", str(BASE_DIR / ".env"))
+if ENV_FILE and Path(ENV_FILE).is_file():
+    environ.Env.read_env(ENV_FILE)
 
 # Everything the project writes at run time (embedded services' data, uploads, logs).
 VAR_DIR = Path(env.str("SWITCHBOARD_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -36,7 +41,26 @@ DATABASES = {
         default=f"postgres://postgres@127.0.0.1:{EMBEDDED_POSTGRES_PORT}/switchboard",
     )
 }
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+# Each process keeps a pool of at most DB_POOL_MAX_SIZE connections, lent to a thread for
+# one request, task or tool call and taken back at its end: however many threads a process
+# runs, it never holds more. Every process's pool adds up against the server's
+# max_connections (docs/deployment.md). DB_POOL_MAX_SIZE=0 turns the pool off; each thread
+# then keeps its own connection for CONN_MAX_AGE seconds.
+DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=8)
+if DB_POOL_MAX_SIZE:
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {
+            "min_size": min(env.int("DB_POOL_MIN_SIZE", default=1), DB_POOL_MAX_SIZE),
+            "max_size": DB_POOL_MAX_SIZE,
+            # A thread waits this long for a free connection, then its request fails.
+            "timeout": env.float("DB_POOL_TIMEOUT", default=20.0),
+            # An idle connection is closed after this long (down to min_size).
+            "max_idle": env.float("DB_POOL_MAX_IDLE", default=120.0),
+        }
+    }
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them; required by Django
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Lets two test runs share one server (pytest-django otherwise uses test_<NAME>).
 DATABASES["default"]["TEST"] = {"NAME": env.str("TEST_DATABASE_NAME", default=None)}
@@ -142,7 +166,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(VAR_DIR / "static")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(VAR_DIR / "media")))
@@ -317,8 +341,11 @@ SQL_SAMPLE_ROWS = env.int("SQL_SAMPLE_ROWS", default=0)
 DOMAIN_EXTRACTION_ENABLED = env.bool("DOMAIN_EXTRACTION_ENABLED", default=True)
 MAX_QUERY_ROWS = env.int("MAX_QUERY_ROWS", default=100)
 SQL_MAX_QUESTION_CHARS = env.int("SQL_MAX_QUESTION_CHARS", default=2000)
-# Rows a person with no data scope sees: "all" (staff see every customer) or "none".
-SQL_DEFAULT_SCOPE = env.str("SQL_DEFAULT_SCOPE", default="all")
+# Rows a person with no data scope sees: "none" (safe: nobody is unlimited by accident) or
+# "all" (an internal deployment where staff see every customer; the demo's .env sets it).
+SQL_DEFAULT_SCOPE = env.str("SQL_DEFAULT_SCOPE", default="none")
+if SQL_DEFAULT_SCOPE not in ("all", "none"):
+    raise ImproperlyConfigured(f"SQL_DEFAULT_SCOPE must be all or none, not {SQL_DEFAULT_SCOPE!r}")
 # A schema-linked plan runs at this confidence or above; unset, the cut fitted with the
 # confidence model on development data (sqlagent/linking/confidence.json).
 SQL_LINKED_MIN_CONFIDENCE = env.float("SQL_LINKED_MIN_CONFIDENCE", default=None)

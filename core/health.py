@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import connection, connections
 
 from core import cypher
+from core.databases import connect as databases
 from core.providers import embeddings, graph, llm
 
 
@@ -47,7 +48,15 @@ def check_pgvector() -> str:
 
 def check_graph() -> str:
     graph.run_read(cypher.PING)
-    return f"{settings.GRAPH_URL} database {settings.GRAPH_DATABASE}"
+    found = graph.server()
+    if found.kind == "Neo4j" and not found.version.startswith(("5.", "202")):
+        raise RuntimeError(f"Neo4j 5 or newer is needed, the server is {found}")
+    return f"{found} at {settings.GRAPH_URL} database {settings.GRAPH_DATABASE}"
+
+
+def check_warehouse_agent() -> str:
+    """Optional: the SQL agent's route only; a login that can write fails it."""
+    return databases.check_configured_agent()
 
 
 def check_redis() -> str:
@@ -89,6 +98,7 @@ CHECKS: list[tuple[str, Callable[[], str], bool]] = [
     ("redis", check_redis, True),
     ("celery_worker", check_celery, True),
     ("embedding_model", check_embeddings, True),
+    ("warehouse_agent", check_warehouse_agent, False),
     ("llm", check_llm, False),
 ]
 

@@ -16,7 +16,10 @@ apt_install() {
     return 1
   fi
   say "apt-get install ${missing[*]}"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  local options=()
+  [ -n "${APT_NO_RECOMMENDS:-}" ] && options+=(--no-install-recommends)
+  apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${options[@]}" "${missing[@]}" >/dev/null
 }
 
 port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
@@ -80,6 +83,8 @@ ensure_env_file() {
     key=$(python -c 'import secrets; print(secrets.token_urlsafe(50))')
     sed "s|^SECRET_KEY=.*|SECRET_KEY=$key|" .env.example > .env
   fi
+  # An .env written before SQL_DEFAULT_SCOPE defaulted to none keeps the demo's "all".
+  grep -q '^SQL_DEFAULT_SCOPE=' .env || echo 'SQL_DEFAULT_SCOPE=all' >> .env
 }
 
 setup() {

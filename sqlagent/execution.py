@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from sqlglot import exp
 
+from core.databases.agent_login import AgentLoginCanWrite
 from core.databases.connect import connect_agent, database_for
 from core.databases.scope import Scope
 from core.databases.urls import WarehouseUrl
@@ -50,6 +51,8 @@ def open_connection(url: str, *, agent: bool, scope: Scope) -> Any:
     """The agent's login with key and scope, or a read-only session on another source."""
     try:
         return _connect(url, agent=agent, scope=scope)
+    except AgentLoginCanWrite as error:
+        raise WarehouseUnavailable(f"the database is not used: {error}") from error
     except Exception as error:  # each driver has its own error classes
         raise WarehouseUnavailable(f"the database is not reachable: {error}") from error
 

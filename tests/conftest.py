@@ -39,6 +39,18 @@ def _graph_schema() -> None:
     ensure_graph_schema()
 
 
+def delete_namespaced_graph_nodes(namespace: str) -> None:
+    """Entities and section types a run's ingestion wrote under its namespace."""
+    if namespace:
+        from core.providers import graph
+
+        for label in ("Entity", "SectionType"):
+            graph.run_write(
+                f"MATCH (n:{label}) WHERE n.id STARTS WITH $prefix DETACH DELETE n",
+                prefix=namespace,
+            )
+
+
 def _database_url() -> str:
     db = settings.DATABASES["default"]
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""

@@ -20,7 +20,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 
 from chat.orchestrator.conditions import assign
 from chat.orchestrator.context import RunContext
@@ -242,4 +242,4 @@ async def _spec(workflow: WorkflowSpec | dict[str, Any] | str) -> WorkflowSpec:
         return workflow
     if isinstance(workflow, dict):
         return parse_workflow(workflow)
-    return await sync_to_async(load_workflow)(workflow)
+    return await database_sync_to_async(load_workflow)(workflow)

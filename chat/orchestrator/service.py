@@ -13,6 +13,7 @@ import time
 from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 
 from chat.models import Outcome
@@ -111,7 +112,8 @@ async def _run(slug: str, ctx: RunContext) -> Any:
     from chat.orchestrator.executor import run_workflow
     from chat.orchestrator.workflow import load_workflow
 
-    spec = await asyncio.to_thread(load_workflow, slug)
+    # A pool thread's connection goes back to the pool after the call, as a request's does.
+    spec = await database_sync_to_async(load_workflow, thread_sensitive=False)(slug)
     state: dict[str, Any] = {
         "question": ctx.question,
         "history": [dataclasses.asdict(turn) for turn in ctx.history],

@@ -30,3 +30,8 @@ class Database(ABC):
     @abstractmethod
     def start_session(self, conn: Connection, aes_key: str | None, scope: Scope) -> None:
         """Set the session's decryption key and scope lists."""
+
+    @abstractmethod
+    def write_grants(self, conn: Connection) -> list[str]:
+        """What the connected login may do beyond reading ("INSERT ON shop.orders"); empty
+        for a read-only login."""

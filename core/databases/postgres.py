@@ -57,3 +57,33 @@ class PostgresDatabase(Database):
         settings += [(s.postgres_setting, ids or "") for s, ids in scope.lists().items()]
         for name, value in settings:
             conn.execute("SELECT set_config(%s, %s, false)", (name, value))
+
+    def write_grants(self, conn: Connection) -> list[str]:
+        found = [row[0] for row in conn.execute(_ROLE_POWERS).fetchall()]
+        found += [row[0] for row in conn.execute(_WRITABLE).fetchall()]
+        return found
+
+
+_ROLE_POWERS = """
+SELECT power FROM pg_roles r, LATERAL (VALUES
+    ('SUPERUSER', r.rolsuper), ('CREATEROLE', r.rolcreaterole), ('CREATEDB', r.rolcreatedb),
+    ('BYPASSRLS', r.rolbypassrls)) AS p(power, held)
+WHERE r.rolname = current_user AND held
+"""
+
+# Writes on any table or view outside the catalogue, new objects in a schema, new schemas.
+_WRITABLE = """
+SELECT privilege || ' ON ' || quote_ident(n.nspname) || '.' || quote_ident(c.relname)
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+CROSS JOIN unnest(ARRAY['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) AS p(privilege)
+WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f')
+  AND n.nspname <> 'information_schema' AND n.nspname NOT LIKE 'pg\\_%'
+  AND has_table_privilege(c.oid, privilege)
+UNION ALL
+SELECT 'CREATE ON SCHEMA ' || quote_ident(nspname) FROM pg_namespace
+WHERE nspname <> 'information_schema' AND nspname NOT LIKE 'pg\\_%'
+  AND has_schema_privilege(oid, 'CREATE')
+UNION ALL
+SELECT 'CREATE ON DATABASE ' || quote_ident(current_database())
+WHERE has_database_privilege(current_database(), 'CREATE')
+"""

@@ -3,6 +3,8 @@
 Queries live in each app's `cypher` module; this one only runs them.
 """
 
+import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, LiteralString
 
@@ -34,3 +36,31 @@ def close() -> None:
     if get_driver.cache_info().currsize:
         get_driver().close()
         get_driver.cache_clear()
+
+
+@dataclass(frozen=True)
+class GraphServer:
+    kind: str  # "Neo4j" or "ArcadeDB" (or whatever else speaks Bolt)
+    version: str
+    agent: str  # as the server introduced itself
+    bolt: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.version} (Bolt {self.bolt}; {self.agent})"
+
+
+def server() -> GraphServer:
+    """The graph server's kind and version, from its Bolt greeting."""
+    info = get_driver().get_server_info()
+    return describe(info.agent or "", info.protocol_version)
+
+
+def describe(agent: str, protocol_version: tuple[int, ...]) -> GraphServer:
+    """ "Neo4j/5.26.0" is Neo4j 5.26.0; "Neo4j/5.26.0 compatible (ArcadeDB 26.10.2)" is
+    ArcadeDB 26.10.2."""
+    bolt = ".".join(str(part) for part in protocol_version)
+    named = re.search(r"\(([A-Za-z][\w-]*) ([\w.+-]+)\)", agent)
+    if named:
+        return GraphServer(named[1], named[2], agent, bolt)
+    kind, _, version = agent.partition("/")
+    return GraphServer(kind or "unknown", version.split(" ")[0] or "unknown", agent, bolt)

@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TypeVar
 
+from django.conf import settings
 from django.db import connection
 
 from core.providers.query_embeddings import embed_query
@@ -24,6 +25,15 @@ def _in_thread(fn: Callable[[], T]) -> T:
     try:
         return fn()
     finally:
+        connection.close()
+
+
+def _release_connection() -> None:
+    """Give this thread's connection back to the pool before waiting on the vector stage:
+    threads that each hold one while waiting for another would deadlock a full pool. The
+    next query borrows one again. Inside a transaction the connection must stay; without a
+    pool, closing would only cost a new connection."""
+    if settings.DB_POOL_MAX_SIZE and not connection.in_atomic_block:
         connection.close()
 
 
@@ -74,5 +84,6 @@ def first_stage(
     with ThreadPoolExecutor(max_workers=1) as pool:
         vector_future = pool.submit(_in_thread, vector_stage)
         (keyword_hits, weights), timings["keyword"] = timed(keyword_stage)
+        _release_connection()
         embedding, vector_hits, timings["embedding"], timings["vector"] = vector_future.result()
     return FirstStage(keywords, keyword_hits, weights, embedding, vector_hits)

@@ -29,19 +29,16 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 
 from chat.models import ChatSession, Feedback, Message, Outcome
-from core.providers import graph
 from ingestion.documents import delete_document
 from ingestion.jobs import create_job, run_in_process, sources_from_paths
 from ingestion.models import Collection, Document
 from registries.models import DataSource
 
-from ..conftest import ROOT, TEST_QUEUE
+from ..conftest import ROOT, TEST_QUEUE, delete_namespaced_graph_nodes
 from ..sqlagent.agent_fixtures import (
-    AES_KEY,
-    AGENT_PASSWORD,
-    AGENT_USER,
     agent_warehouse_schema,
     agent_warehouse_url,
+    server_environment,
     warehouse,
 )
 from .chat_fixtures import add_message, alice, bob, make_session
@@ -86,12 +83,6 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def _database_url() -> str:
-    db = settings.DATABASES["default"]
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
 def _request(port: int, method: str, path: str, timeout: float, **kwargs: Any) -> int:
@@ -141,21 +132,7 @@ def chat_server(
     if not shutil.which(CHROMIUM):
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     port = _free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "CELERY_QUEUE": TEST_QUEUE,
-        # Plain HTTP on loopback, static files from the app folders.
-        "DEBUG": "true",
-        "WAREHOUSE_URL": agent_warehouse_url,
-        "WAREHOUSE_AGENT_USER": AGENT_USER,
-        "WAREHOUSE_AGENT_PASSWORD": AGENT_PASSWORD,
-        "WAREHOUSE_AES_KEY": AES_KEY,
-        "INGESTION_GRAPH_NAMESPACE": settings.INGESTION_GRAPH_NAMESPACE,
-        "OPENAI_API_KEY": "",
-        "OPENAI_BASE_URL": "",
-        "OPENAI_MODEL": "",
-    }
+    env = server_environment(agent_warehouse_url, CELERY_QUEUE=TEST_QUEUE)
     SHOTS.mkdir(parents=True, exist_ok=True)
     log = open(SHOTS / f"server-{TEST_QUEUE}.log", "w")  # noqa: SIM115 - lives as long as the server
     process = subprocess.Popen(
@@ -193,13 +170,7 @@ def _namespaced_graph_nodes() -> Iterator[None]:
     """Entities and section types this run's ingestion wrote (under its namespace) go when
     the module is done; documents are deleted by each test."""
     yield
-    namespace = settings.INGESTION_GRAPH_NAMESPACE
-    if namespace:
-        for label in ("Entity", "SectionType"):
-            graph.run_write(
-                f"MATCH (n:{label}) WHERE n.id STARTS WITH $prefix DETACH DELETE n",
-                prefix=namespace,
-            )
+    delete_namespaced_graph_nodes(settings.INGESTION_GRAPH_NAMESPACE)
 
 
 @pytest.fixture

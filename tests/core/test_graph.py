@@ -36,3 +36,17 @@ def test_node_ids_are_unique() -> None:
             graph.run_write("CREATE (:Chunk {id: $id})", id=chunk_id)
     finally:
         graph.run_write("MATCH (c:Chunk {id: $id}) DETACH DELETE c", id=chunk_id)
+
+
+def test_the_graph_server_names_its_kind_and_version() -> None:
+    found = graph.server()
+    assert found.kind in ("ArcadeDB", "Neo4j")
+    assert found.version[0].isdigit()
+    assert found.bolt.startswith(("4.", "5."))
+
+
+def test_neo4j_and_arcadedb_greetings_are_told_apart() -> None:
+    neo4j = graph.describe("Neo4j/5.26.3", (5, 7))
+    assert (neo4j.kind, neo4j.version, neo4j.bolt) == ("Neo4j", "5.26.3", "5.7")
+    arcade = graph.describe("Neo4j/5.26.0 compatible (ArcadeDB 26.10.2)", (5, 4))
+    assert (arcade.kind, arcade.version) == ("ArcadeDB", "26.10.2")

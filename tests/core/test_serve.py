@@ -38,11 +38,13 @@ def _status(port: int) -> int | None:
         connection.close()
 
 
-def _serve(port: int, workers: int, output: Any = subprocess.PIPE) -> subprocess.Popen[bytes]:
+def _serve(
+    port: int, workers: int, output: Any = subprocess.PIPE, **env: str
+) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--port", str(port), "--workers", str(workers),
          "--no-access-log"],
-        cwd=ROOT, env={**os.environ}, stdout=output, stderr=subprocess.STDOUT,
+        cwd=ROOT, env={**os.environ, **env}, stdout=output, stderr=subprocess.STDOUT,
     )  # fmt: skip
 
 
@@ -126,3 +128,33 @@ def test_a_process_that_dies_is_started_again(
         time.sleep(0.5)
     assert process.poll() is None
     assert _status(port) == 200
+
+
+def _probe(port: int) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PORT": str(port), "ALLOWED_HOSTS": "127.0.0.1,localhost"}
+    return subprocess.run(
+        [sys.executable, "-m", "core.probe"], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=60, check=False,
+    )  # fmt: skip
+
+
+@pytest.mark.django_db  # the server reads the test database (settings name it only then)
+def test_the_container_probe_passes_only_while_healthz_does(
+    celery_worker: str, tmp_path: Path
+) -> None:
+    from tests.conftest import _database_url
+
+    port = _free_port()
+    log = tmp_path / "serve.log"
+    process = _serve(port, workers=1, output=log.open("wb"), DATABASE_URL=_database_url())
+    try:
+        deadline = time.monotonic() + 120  # the first /healthz of a process loads the model
+        while (result := _probe(port)).returncode != 0:
+            assert process.poll() is None, log.read_text()[-2000:]
+            assert time.monotonic() < deadline, result.stderr
+            time.sleep(2)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+    stopped = _probe(port)
+    assert stopped.returncode == 1 and "unhealthy" in stopped.stderr

@@ -111,3 +111,54 @@ def test_eval_entities_reports_precision_and_recall(tmp_path: Path) -> None:
     assert lines["Location"][2] == "0.000"  # Atlantis is not in the text
     assert lines["WORKS_FOR"][1:3] == ["1.000", "1.000"]
     assert "extractor: offline (spaCy + rules); 1 labelled documents" in out.getvalue()
+
+
+def _graph_counts(collection: Collection) -> dict[str, int]:
+    from core.providers import graph
+
+    rows = graph.run_read(
+        "MATCH (c:Chunk) WHERE c.collection_id = $collection "
+        "OPTIONAL MATCH (c)-[m:MENTIONS]->() RETURN count(DISTINCT c) AS chunks, "
+        "count(m) AS mentions",
+        collection=collection.pk,
+    )
+    return dict(rows[0])
+
+
+@pytest.mark.usefixtures("cleanup_documents")
+def test_rebuild_graph_restores_what_postgresql_holds(tmp_path: Path) -> None:
+    from core.providers import graph
+    from ingestion.graph_writer import remove_document
+    from ingestion.models import Chunk
+
+    (tmp_path / "overtime.md").write_text(samples.POLICY_MD)
+    (tmp_path / "alexis.md").write_text(samples.ALEXIS_MD)
+    call_command("ingest", str(tmp_path), "--collection", "rebuilt", "--in-process",
+                 stdout=StringIO(), stderr=StringIO())  # fmt: skip
+    collection = Collection.objects.get(name="rebuilt")
+    ingested = _graph_counts(collection)
+    assert ingested["chunks"] == Chunk.objects.filter(collection=collection).count() > 0
+    assert ingested["mentions"] > 0
+
+    for document in Document.objects.filter(collection=collection):
+        remove_document(str(document.pk))  # as if the graph server had been lost
+    assert _graph_counts(collection)["chunks"] == 0
+
+    out = StringIO()
+    call_command("rebuild_graph", "--collection", "rebuilt", stdout=out)
+    assert "graph rebuilt: 2 documents" in out.getvalue()
+    assert _graph_counts(collection) == ingested
+    call_command("rebuild_graph", "--collection", "rebuilt", stdout=StringIO())
+    assert _graph_counts(collection) == ingested  # twice is the same graph
+    documents = graph.run_read(
+        "MATCH (d:Document) WHERE d.collection_id = $collection RETURN count(d) AS n",
+        collection=collection.pk,
+    )
+    assert documents[0]["n"] == 2
+
+
+def test_rebuild_graph_refuses_an_unknown_collection() -> None:
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="no collection named"):
+        call_command("rebuild_graph", "--collection", "nowhere", stdout=StringIO())

@@ -30,6 +30,30 @@ AGENT_PASSWORD = "sqlagent-test-agent"
 AES_KEY = "sqlagent-test-key"
 
 
+def server_environment(warehouse_url: str, **extra: str) -> dict[str, str]:
+    """The environment of a server or worker process a test starts: the test database, this
+    warehouse through its agent login, the run's graph namespace, plain HTTP on loopback
+    (static files from the app folders) and no LLM."""
+    from django.conf import settings
+
+    from ..conftest import _database_url
+
+    return {
+        **os.environ,
+        "DATABASE_URL": _database_url(),
+        "DEBUG": "true",
+        "WAREHOUSE_URL": warehouse_url,
+        "WAREHOUSE_AGENT_USER": AGENT_USER,
+        "WAREHOUSE_AGENT_PASSWORD": AGENT_PASSWORD,
+        "WAREHOUSE_AES_KEY": AES_KEY,
+        "INGESTION_GRAPH_NAMESPACE": settings.INGESTION_GRAPH_NAMESPACE,
+        "OPENAI_API_KEY": "",
+        "OPENAI_BASE_URL": "",
+        "OPENAI_MODEL": "",
+        **extra,
+    }
+
+
 @pytest.fixture(scope="session")
 def agent_warehouse_url(django_db_blocker: Any) -> str:
     load_warehouse(

@@ -19,6 +19,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.module_loading import import_string
 
+from core.databases.agent_login import AgentLoginCanWrite
+from core.databases.connect import check_at_start
+
 APPLICATION = "config.asgi:application"
 STOP_SECONDS = 15
 FAILED_START_SECONDS = 20  # a process that ends this soon failed to start: give up
@@ -88,12 +91,19 @@ class Command(BaseCommand):
         )
         parser.add_argument("--no-access-log", action="store_true")
 
+    def _check_agent_login(self) -> None:
+        try:
+            self.stdout.write(check_at_start())
+        except AgentLoginCanWrite as error:
+            raise CommandError(f"not serving: {error}") from error
+
     def handle(self, *args: Any, **options: Any) -> None:
         workers = options["workers"] or int(os.environ.get("WEB_CONCURRENCY") or 0)
         workers = workers or os.cpu_count() or 1
         host, port = options["host"], options["port"]
         if _port_taken(host, port):
             raise CommandError(f"{host}:{port} is already taken")
+        self._check_agent_login()
         spawn = multiprocessing.get_context("spawn")  # a fresh interpreter, no forked threads
         arguments = (host, port, not options["no_access_log"])
 
