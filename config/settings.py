@@ -62,6 +62,10 @@ if DB_POOL_MAX_SIZE:
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Behind PgBouncer in transaction mode a named cursor cannot outlive its transaction.
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool(
+    "DB_DISABLE_SERVER_SIDE_CURSORS", default=False
+)
 # Lets two test runs share one server (pytest-django otherwise uses test_<NAME>).
 DATABASES["default"]["TEST"] = {"NAME": env.str("TEST_DATABASE_NAME", default=None)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
