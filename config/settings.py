@@ -52,8 +52,9 @@ if DB_POOL_MAX_SIZE:
         "pool": {
             "min_size": min(env.int("DB_POOL_MIN_SIZE", default=1), DB_POOL_MAX_SIZE),
             "max_size": DB_POOL_MAX_SIZE,
-            # A thread waits this long for a free connection, then its request fails.
-            "timeout": env.float("DB_POOL_TIMEOUT", default=20.0),
+            # A thread waits this long for a free connection, then its request fails (503);
+            # with the database down every request waits this long, so keep it short.
+            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
             # An idle connection is closed after this long (down to min_size).
             "max_idle": env.float("DB_POOL_MAX_IDLE", default=120.0),
         }

@@ -106,14 +106,21 @@ def test_a_failed_answer_is_a_500_that_tells_nothing(alice: User, settings: Sett
 
 @pytest.fixture
 def database_out_of_reach() -> Iterator[None]:
-    """The app's PostgreSQL refuses connections: its address points at a closed port."""
+    """The app's PostgreSQL refuses connections: its address points at a closed port. The
+    pool keeps the address it was made with, so a new one is made, that waits 1 s for a
+    connection instead of DB_POOL_TIMEOUT."""
     saved = dict(connection.settings_dict)
     connection.close()
+    connection.close_pool()
     connection.settings_dict["PORT"] = 1
+    options = saved["OPTIONS"]
+    if "pool" in options:
+        connection.settings_dict["OPTIONS"] = {**options, "pool": {**options["pool"], "timeout": 1}}
     try:
         yield
     finally:
         connection.close()
+        connection.close_pool()
         connection.settings_dict.update(saved)
 
 
