@@ -3,6 +3,7 @@ failures as 500 and 503 that tell nothing about their cause, and attachments by 
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -109,9 +110,10 @@ def database_out_of_reach() -> Iterator[None]:
     """The app's PostgreSQL refuses connections: its address points at a closed port. The
     pool keeps the address it was made with, so a new one is made, that waits 1 s for a
     connection instead of DB_POOL_TIMEOUT."""
+    postgres: Any = connection  # the PostgreSQL backend: it has a pool to close
     saved = dict(connection.settings_dict)
     connection.close()
-    connection.close_pool()
+    postgres.close_pool()
     connection.settings_dict["PORT"] = 1
     options = saved["OPTIONS"]
     if "pool" in options:
@@ -120,7 +122,7 @@ def database_out_of_reach() -> Iterator[None]:
         yield
     finally:
         connection.close()
-        connection.close_pool()
+        postgres.close_pool()
         connection.settings_dict.update(saved)
 
 
