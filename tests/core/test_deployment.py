@@ -125,3 +125,20 @@ def test_the_image_runs_unprivileged_with_a_health_check() -> None:
     # Only the runtime requirements: the embedded services stay out of the image.
     assert "requirements/base.txt" in dockerfile and "dev.txt" not in dockerfile
     assert "embedded" not in (ROOT / "requirements" / "base.txt").read_text()
+
+
+def test_the_pool_is_sized_from_the_environment() -> None:
+    show = [
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings; d = settings.DATABASES['default']; "
+        "print(d.get('OPTIONS', {}).get('pool'), d['CONN_MAX_AGE'], "
+        "d['DISABLE_SERVER_SIDE_CURSORS'])",
+    ]
+    secret = {"SECRET_KEY": secrets.token_urlsafe(50)}
+    pooled = _settings_process({**secret, "DB_POOL_MAX_SIZE": "3"}, *show).stdout
+    assert "'max_size': 3" in pooled and pooled.split()[-2:] == ["0", "False"]
+    # Off: each thread keeps its own connection for CONN_MAX_AGE; PgBouncer's switch on.
+    off = {**secret, "DB_POOL_MAX_SIZE": "0", "DB_DISABLE_SERVER_SIDE_CURSORS": "true"}
+    assert _settings_process(off, *show).stdout.split() == ["None", "60", "True"]
