@@ -7,22 +7,18 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db import InterfaceError, OperationalError
 from django.db.models import QuerySet
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import APIException, PermissionDenied
-from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from chat.attachments import AttachmentRejected, save_upload
+from chat.attachments import AttachmentTooLarge, check_size, save_upload
 from chat.conversations import (
     INTERNAL,
     ask_and_wait,
@@ -35,68 +31,50 @@ from chat.serializers import (
     RATINGS,
     AttachmentSerializer,
     AttachmentUploadSerializer,
-    ErrorSerializer,
     FeedbackSerializer,
     MessageSerializer,
     QuestionSerializer,
     ReplySerializer,
+    SessionSearchSerializer,
     SessionSerializer,
     VerifiedSerializer,
     VerifySerializer,
 )
+from core.api_errors import ErrorSerializer, error_body
 from sqlagent.services import VerifiedSqlError, confirm_verified
 
 logger = logging.getLogger(__name__)
 
-UNAVAILABLE = "A service this needs is down. Try again later."
-FAILED = "Something went wrong on our side. Try again."
-
+# A turn's error event, as an HTTP status.
 ERROR_STATUS = {
     "bad_request": status.HTTP_400_BAD_REQUEST,
     "not_found": status.HTTP_404_NOT_FOUND,
+    "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
     "internal": status.HTTP_500_INTERNAL_SERVER_ERROR,
 }
 
 
-class ServiceErrors:
-    """The seed's failures as JSON: the database out of reach is a 503, anything unexpected
-    a 500 whose words tell nothing about the cause (the log has it)."""
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, OperationalError | InterfaceError):
-            logger.warning("chat API: database unreachable: %s", exc)
-            return Response(
-                {"detail": UNAVAILABLE, "code": "unavailable"},
-                status=status.HTTP_503_SERVICE_UNAVAILABLE,
-            )
-        if not isinstance(exc, APIException | Http404 | DjangoPermissionDenied):
-            logger.exception("chat API failed")
-            return Response(
-                {"detail": FAILED, "code": "internal"},
-                status=status.HTTP_500_INTERNAL_SERVER_ERROR,
-            )
-        return super().handle_exception(exc)  # type: ignore[misc]
-
-
-class SessionList(ServiceErrors, generics.ListCreateAPIView[ChatSession]):
+class SessionList(generics.ListCreateAPIView[ChatSession]):
     """The person's sessions, most recently used first; `?search=` matches titles and
     message text."""
 
     serializer_class = SessionSerializer
 
-    @extend_schema(parameters=[OpenApiParameter("search", str, description="Words to find.")])
+    @extend_schema(parameters=[SessionSearchSerializer])
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self) -> QuerySet[ChatSession]:
-        return sessions_for(self.request.user, search=self.request.query_params.get("search", ""))
+        query = SessionSearchSerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        return sessions_for(self.request.user, search=query.validated_data.get("search", ""))
 
     def perform_create(self, serializer: SessionSerializer) -> None:  # type: ignore[override]
         serializer.save(owner=self.request.user)
 
 
-class SessionDetail(ServiceErrors, generics.RetrieveUpdateDestroyAPIView[ChatSession]):
+class SessionDetail(generics.RetrieveUpdateDestroyAPIView[ChatSession]):
     """One session: read, rename (PATCH {title}), delete with its messages."""
 
     serializer_class = SessionSerializer
@@ -106,44 +84,29 @@ class SessionDetail(ServiceErrors, generics.RetrieveUpdateDestroyAPIView[ChatSes
         return ChatSession.objects.filter(owner_id=self.request.user.pk)
 
 
-class MessagePages(PageNumberPagination):
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 200
-
-
-class MessageList(ServiceErrors, APIView):
+class MessageList(generics.ListAPIView[Message]):
     """A session's messages (oldest first; `?page=last` is the newest page) and asking a
     question in it."""
 
-    def _session(self, request: Request, session_id: UUID) -> ChatSession:
-        return get_object_or_404(ChatSession, pk=session_id, owner=request.user)
+    serializer_class = MessageSerializer
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("page", str, description="A page number, or `last`."),
-            OpenApiParameter("page_size", int, description="Messages per page (at most 200)."),
-        ],
-        responses={200: MessageSerializer(many=True)},
-    )
-    def get(self, request: Request, session_id: UUID) -> Response:
-        session = self._session(request, session_id)
-        pages = MessagePages()
-        page = pages.paginate_queryset(messages_for(session, reader=request.user), request, self)
-        return pages.get_paginated_response(MessageSerializer(page, many=True).data)
+    def _session(self) -> ChatSession:
+        return get_object_or_404(ChatSession, pk=self.kwargs["session_id"], owner=self.request.user)
+
+    def get_queryset(self) -> QuerySet[Message]:
+        return messages_for(self._session(), reader=self.request.user)
 
     @extend_schema(
         request=QuestionSerializer,
         responses={
             201: ReplySerializer,
             400: OpenApiResponse(ErrorSerializer, description="Empty or too long content."),
-            404: OpenApiResponse(description="No session of yours with that id."),
-            503: OpenApiResponse(ErrorSerializer, description="A required service is down."),
+            404: OpenApiResponse(ErrorSerializer, description="No session of yours with that id."),
             500: OpenApiResponse(ErrorSerializer, description="The answer failed."),
         },
     )
     def post(self, request: Request, session_id: UUID) -> Response:
-        session = self._session(request, session_id)
+        session = self._session()
         serializer = QuestionSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -171,19 +134,23 @@ class MessageList(ServiceErrors, APIView):
         )
 
 
-class FeedbackView(ServiceErrors, APIView):
+class FeedbackView(APIView):
     """Thumbs up or down on an answer, with an optional comment; posting again replaces it."""
 
     @extend_schema(
         request=FeedbackSerializer,
-        responses={201: FeedbackSerializer, 200: FeedbackSerializer},
+        responses={
+            201: FeedbackSerializer,
+            200: FeedbackSerializer,
+            409: OpenApiResponse(ErrorSerializer, description="The message is a question."),
+        },
     )
     def post(self, request: Request, message_id: int) -> Response:
         message = get_object_or_404(Message, pk=message_id, session__owner=request.user)
         if message.role != Message.Role.ASSISTANT:
             return Response(
-                {"detail": "Only answers take feedback.", "code": "bad_request"},
-                status=status.HTTP_400_BAD_REQUEST,
+                error_body(409, "Only answers take feedback; this message is a question."),
+                status=status.HTTP_409_CONFLICT,
             )
         serializer = FeedbackSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -197,7 +164,7 @@ class FeedbackView(ServiceErrors, APIView):
         )
 
 
-class VerifyView(ServiceErrors, APIView):
+class VerifyView(APIView):
     """ "This is right": the SQL of a database answer (edited first, if need be) is stored as a
     verified query, so that the question and its rewordings are answered this way from now
     on. Needs the permission to add verified queries."""
@@ -207,9 +174,11 @@ class VerifyView(ServiceErrors, APIView):
         responses={
             201: VerifiedSerializer,
             200: VerifiedSerializer,
-            400: OpenApiResponse(description="Not a database answer, or the SQL is refused."),
-            403: OpenApiResponse(description="No permission to add verified queries."),
-            404: OpenApiResponse(description="No such answer of yours."),
+            400: OpenApiResponse(ErrorSerializer, description="The SQL is refused."),
+            409: OpenApiResponse(ErrorSerializer, description="Not a database answer."),
+            403: OpenApiResponse(
+                ErrorSerializer, description="No permission to add verified queries."
+            ),
         },
     )
     def post(self, request: Request, message_id: int) -> Response:
@@ -221,7 +190,10 @@ class VerifyView(ServiceErrors, APIView):
         serializer.is_valid(raise_exception=True)
         sql = serializer.validated_data.get("sql") or data.get("logical_sql")
         if message.route != Route.SQL or not data.get("question") or not sql:
-            return _bad_request("Only a database answer with its SQL can be confirmed.")
+            return Response(
+                error_body(409, "Only a database answer with its SQL can be confirmed."),
+                status=status.HTTP_409_CONFLICT,
+            )
         try:
             row, created = confirm_verified(
                 data.get("data_source") or settings.REGISTRIES_DEFAULT_DATA_SOURCE,
@@ -242,25 +214,30 @@ class VerifyView(ServiceErrors, APIView):
 
 
 def _bad_request(detail: str) -> Response:
-    return Response({"detail": detail, "code": "bad_request"}, status=status.HTTP_400_BAD_REQUEST)
+    return Response(error_body(400, detail), status=status.HTTP_400_BAD_REQUEST)
 
 
-class AttachmentUpload(ServiceErrors, APIView):
+class AttachmentUpload(APIView):
     """Files to attach to a question (multipart `files`): each gets an id to send in the
     question's `attachments`; "upload these" then ingests them into the asker's collection."""
 
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [MultiPartParser]
 
     @extend_schema(
-        request=AttachmentUploadSerializer, responses={201: AttachmentSerializer(many=True)}
+        request=AttachmentUploadSerializer,
+        responses={
+            201: AttachmentSerializer(many=True),
+            413: OpenApiResponse(ErrorSerializer, description="A file is over the size limit."),
+        },
     )
     def post(self, request: Request) -> Response:
         serializer = AttachmentUploadSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        files = serializer.validated_data["files"]
         try:
-            saved = [save_upload(request.user, f) for f in serializer.validated_data["files"]]
-        except AttachmentRejected as error:
-            return Response(
-                {"detail": str(error), "code": "bad_request"}, status=status.HTTP_400_BAD_REQUEST
-            )
+            for upload in files:  # all checked before any is kept
+                check_size(upload)
+        except AttachmentTooLarge as error:
+            return Response(error_body(413, str(error)), status=413)
+        saved = [save_upload(request.user, upload) for upload in files]
         return Response(saved, status=status.HTTP_201_CREATED)

@@ -25,17 +25,31 @@ KEEP_SECONDS = 24 * 3600
 class AttachmentRejected(ValueError):
     """An upload id that is not one of the asker's uploads, or a file too large."""
 
+    code = "bad_request"
+
+
+class AttachmentTooLarge(AttachmentRejected):
+    code = "too_large"
+
+
+class AttachmentNotFound(AttachmentRejected):
+    code = "not_found"
+
+
+def check_size(upload: UploadedFile) -> None:
+    limit = int(settings.INGESTION_MAX_FILE_MB * 1024 * 1024)
+    if upload.size and upload.size > limit:
+        raise AttachmentTooLarge(
+            f"{upload.name} is larger than {settings.INGESTION_MAX_FILE_MB:g} MB."
+        )
+
 
 def _root() -> Path:
     return Path(settings.MEDIA_ROOT) / "chat-uploads"
 
 
 def save_upload(user: Any, upload: UploadedFile) -> dict[str, Any]:
-    limit = int(settings.INGESTION_MAX_FILE_MB * 1024 * 1024)
-    if upload.size and upload.size > limit:
-        raise AttachmentRejected(
-            f"{upload.name} is larger than {settings.INGESTION_MAX_FILE_MB:g} MB."
-        )
+    check_size(upload)
     upload_id = uuid.uuid4().hex
     name = get_valid_filename(Path(upload.name or "upload").name) or "upload"
     folder = _root() / str(user.pk) / upload_id
@@ -55,7 +69,7 @@ def resolve(user: Any, upload_ids: Sequence[str]) -> list[str]:
             sorted(folder.iterdir()) if _UPLOAD_ID.fullmatch(upload_id) and folder.is_dir() else []
         )
         if len(files) != 1:
-            raise AttachmentRejected(f"No upload of yours has the id {upload_id[:40]!r}.")
+            raise AttachmentNotFound(f"No upload of yours has the id {upload_id[:40]!r}.")
         paths.append(str(files[0]))
     return paths
 

@@ -7,6 +7,8 @@ of its own, so several sessions stream at once; a closed socket cancels its runs
 keeps what it had streamed as a cancelled answer)."""
 
 import asyncio
+import json
+import logging
 import uuid
 from contextlib import aclosing
 from typing import Any
@@ -15,11 +17,16 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from chat.conversations import find_session, run_turn
 from chat.models import ChatSession
+from core.api_errors import FAILED
+
+logger = logging.getLogger(__name__)
 
 # Application close codes (4000-4999): the client tells a refusal from a network drop.
 CLOSE_UNAUTHENTICATED = 4401
 MAX_REQUEST_ID = 100
 MAX_ATTACHMENTS = 20
+# Room for the longest question (in \uXXXX escapes) and its fields; a longer frame is refused.
+MAX_FRAME_CHARS = 64_000
 
 
 def user_group(user_id: int) -> str:
@@ -85,24 +92,48 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         # Waited for, so that each stopped run has stored its partial answer.
         await asyncio.gather(*runs, return_exceptions=True)
 
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Every frame gets an answer: a frame that is not a JSON object, or too long, gets
+        an `error` event and the connection stays open."""
+        if text_data is None:
+            await self._refuse("bad_request", "Frames are JSON text, not binary.")
+        elif len(text_data) > MAX_FRAME_CHARS:
+            await self._refuse("too_large", f"A frame holds at most {MAX_FRAME_CHARS} characters.")
+        else:
+            try:
+                content = json.loads(text_data)
+            except ValueError:
+                await self._refuse("bad_request", "The frame is not JSON.")
+                return
+            await self.receive_json(content)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        kind = content.get("type") if isinstance(content, dict) else None
+        if not isinstance(content, dict):
+            await self._refuse("bad_request", "A frame is a JSON object with a `type`.")
+            return
+        kind = content.get("type")
         handler = {
             "ping": self.on_ping,
             "ask": self.on_ask,
             "regenerate": self.on_ask,
             "cancel": self.on_cancel,
-        }.get(kind or "")
+        }.get(kind if isinstance(kind, str) else "")
+        request_id = content.get("request_id")
+        request_id = request_id if isinstance(request_id, str) else None
         if handler is None:
-            await self.send_json({"event": "error", "message": "unknown message type"})
+            types = "ask, regenerate, cancel or ping"
+            await self._refuse("unknown_type", f"Unknown message type; one of {types}.", request_id)
             return
         try:
             await handler(content)
         except Refused as refusal:
-            reply = {"event": "error", "code": refusal.code, "message": str(refusal)}
-            if isinstance(content.get("request_id"), str):
-                reply["request_id"] = content["request_id"]
-            await self.send_json(reply)
+            await self._refuse(refusal.code, str(refusal), request_id)
+
+    async def _refuse(self, code: str, message: str, request_id: str | None = None) -> None:
+        reply = {"event": "error", "code": code, "message": message}
+        if request_id is not None:
+            reply["request_id"] = request_id
+        await self.send_json(reply)
 
     async def on_ping(self, content: dict[str, Any]) -> None:
         # Round trip through the channel layer, as server-side events travel.
@@ -128,14 +159,21 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             regenerate=regenerate,
             request_id=request_id,
         )
-        run = asyncio.create_task(self._relay(turn))
+        run = asyncio.create_task(self._relay(turn, request_id))
         self.runs[request_id] = run
         run.add_done_callback(lambda _: self.runs.pop(request_id, None))
 
-    async def _relay(self, turn: Any) -> None:
-        async with aclosing(turn):
-            async for event in turn:
-                await self.send_json(event)
+    async def _relay(self, turn: Any, request_id: str) -> None:
+        try:
+            async with aclosing(turn):
+                async for event in turn:
+                    await self.send_json(event)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The turn's own failures arrive as `error` events; this is a failure around it.
+            logger.exception("chat websocket: a turn failed")
+            await self._refuse("internal", FAILED, request_id)
 
     async def on_cancel(self, content: dict[str, Any]) -> None:
         request_id = _request_id(content)

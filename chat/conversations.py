@@ -240,7 +240,8 @@ async def run_turn(
         )
         asked, history = await _start_turn(session, user, question, regenerate=regenerate)
     except (QuestionRejected, AttachmentRejected, TurnRejected) as error:
-        yield {"event": "error", "message": str(error), "code": "bad_request", **tag}
+        code = getattr(error, "code", "bad_request")
+        yield {"event": "error", "message": str(error), "code": code, **tag}
         return
 
     answer = _Answer()

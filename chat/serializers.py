@@ -3,18 +3,21 @@ to a question (the seed's `{response, sources, conversation_id}` and more)."""
 
 from typing import Any
 
+from django.conf import settings
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from chat.markdown import message_html
-from chat.models import ChatSession, Feedback, Message
-from chat.orchestrator.service import QuestionRejected, check_question
+from chat.models import ChatSession, Feedback, Message, Outcome, Route
+from chat.orchestrator.service import EMPTY, TOO_LONG, QuestionRejected, check_question
+from core.api_fields import SOME_WORDS, StrictInput, TextField
 
 RATINGS = {"up": Feedback.Rating.UP, "down": Feedback.Rating.DOWN}
 RATING_NAMES = {value: name for name, value in RATINGS.items()}
 
 
-class SessionSerializer(serializers.ModelSerializer[ChatSession]):
-    title = serializers.CharField(max_length=200, required=False, allow_blank=True)
+class SessionSerializer(StrictInput, serializers.ModelSerializer[ChatSession]):
+    title = TextField(max_length=200, required=False, allow_blank=True)
 
     class Meta:
         model = ChatSession
@@ -25,18 +28,22 @@ class SessionSerializer(serializers.ModelSerializer[ChatSession]):
         return " ".join(value.split())
 
 
-class FeedbackSerializer(serializers.Serializer[Any]):
+class SessionSearchSerializer(serializers.Serializer[Any]):
+    search = TextField(required=False, allow_blank=True, max_length=200, help_text="Words to find.")
+
+
+class FeedbackSerializer(StrictInput, serializers.Serializer[Any]):
     rating = serializers.ChoiceField(choices=list(RATINGS))
-    comment = serializers.CharField(required=False, allow_blank=True, max_length=4000)
+    comment = TextField(required=False, allow_blank=True, max_length=4000)
 
 
-class VerifySerializer(serializers.Serializer[Any]):
-    sql = serializers.CharField(
+class VerifySerializer(StrictInput, serializers.Serializer[Any]):
+    sql = TextField(
         required=False,
         max_length=20000,
         help_text="The SQL to confirm, edited first if need be (default: the SQL that ran).",
     )
-    notes = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+    notes = TextField(required=False, allow_blank=True, max_length=2000)
 
 
 class VerifiedSerializer(serializers.Serializer[Any]):
@@ -48,6 +55,9 @@ class VerifiedSerializer(serializers.Serializer[Any]):
 
 class MessageSerializer(serializers.ModelSerializer[Message]):
     session_id = serializers.UUIDField(read_only=True)
+    # Blank on questions and on answers still being written.
+    route = serializers.ChoiceField(choices=Route.choices, allow_blank=True, read_only=True)
+    outcome = serializers.ChoiceField(choices=Outcome.choices, allow_blank=True, read_only=True)
     html = serializers.SerializerMethodField(help_text="The content as safe HTML.")
     feedback = serializers.SerializerMethodField(
         help_text="The asking person's rating of this answer: up, down or null."
@@ -70,12 +80,16 @@ class MessageSerializer(serializers.ModelSerializer[Message]):
         return RATING_NAMES.get(rating) if rating is not None else None
 
 
-class QuestionSerializer(serializers.Serializer[Any]):
-    content = serializers.CharField(
-        allow_blank=True, trim_whitespace=False, help_text="The question, in words."
+class QuestionSerializer(StrictInput, serializers.Serializer[Any]):
+    content = TextField(
+        trim_whitespace=False,
+        max_length=settings.CHAT_MAX_MESSAGE_CHARS,
+        pattern=RegexValidator(SOME_WORDS, EMPTY),
+        error_messages={"blank": EMPTY, "max_length": TOO_LONG},
+        help_text="The question, in words.",
     )
     attachments = serializers.ListField(
-        child=serializers.CharField(max_length=200), required=False, max_length=20,
+        child=TextField(max_length=200), required=False, max_length=20,
         help_text="Ids of files uploaded for this question.",
     )  # fmt: skip
 
@@ -95,6 +109,7 @@ class StreamInputSerializer(serializers.Serializer[Any]):
 
 
 class StreamConversationSerializer(serializers.Serializer[Any]):
+    # Not the strict TextField: a service may name a user by a number (`"user_id": 7`).
     id = serializers.CharField(max_length=200, help_text="A session id: a UUID, or any string.")
     user_id = serializers.CharField(max_length=150, help_text="A user's id or username.")
     company_id = serializers.CharField(max_length=200, required=False, allow_blank=True)
@@ -107,8 +122,10 @@ class StreamRequestSerializer(serializers.Serializer[Any]):
     conversation = StreamConversationSerializer()
 
 
-class AttachmentUploadSerializer(serializers.Serializer[Any]):
-    files = serializers.ListField(child=serializers.FileField(), allow_empty=False, max_length=20)
+class AttachmentUploadSerializer(StrictInput, serializers.Serializer[Any]):
+    files = serializers.ListField(
+        child=serializers.FileField(allow_empty_file=True), min_length=1, max_length=20
+    )
 
 
 class AttachmentSerializer(serializers.Serializer[Any]):
@@ -129,8 +146,3 @@ class ReplySerializer(serializers.Serializer[Any]):
     data = serializers.DictField()  # type: ignore[assignment]  # a field named like .data
     follow_ups = serializers.ListField(child=serializers.CharField())
     message = MessageSerializer()
-
-
-class ErrorSerializer(serializers.Serializer[Any]):
-    detail = serializers.CharField()
-    code = serializers.CharField()

@@ -30,6 +30,7 @@ from rest_framework.exceptions import ValidationError
 from chat.conversations import run_turn
 from chat.models import ChatSession
 from chat.serializers import StreamRequestSerializer
+from core.api_errors import validation_error_body
 
 # Namespace of the session ids made from a caller's own conversation ids.
 CONVERSATION_NAMESPACE = uuid.UUID("6f1d2c1e-5b0a-4c57-9b52-2f8a3f0c9d41")
@@ -91,9 +92,10 @@ async def chat_stream(request: HttpRequest) -> HttpResponseBase:
     try:
         serializer = StreamRequestSerializer(data=json.loads(request.body or b"null"))
         serializer.is_valid(raise_exception=True)
-    except (ValueError, ValidationError) as error:
-        detail = getattr(error, "detail", "The body is not JSON.")
-        return JsonResponse({"detail": detail, "code": "bad_request"}, status=400)
+    except ValidationError as error:
+        return JsonResponse(validation_error_body(error), status=400)
+    except ValueError:
+        return _refuse(400, "The body is not JSON.", "bad_request")
     body = serializer.validated_data
     user = await _find_user(body["conversation"]["user_id"])
     if user is None:

@@ -127,6 +127,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "core.middleware.reject_null_characters",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -234,12 +235,17 @@ CELERY_RESULT_EXPIRES = 24 * 3600
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes a missing login a 401, not a 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "core.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # JSON in and out (uploads add multipart themselves): the schema names exactly these.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    "EXCEPTION_HANDLER": "core.api_errors.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "core.api_schema.SwitchboardSchema",
+    "DEFAULT_PAGINATION_CLASS": "core.pagination.Pages",
     "PAGE_SIZE": 50,
 }
 SPECTACULAR_SETTINGS = {
@@ -247,6 +253,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Ask questions of your documents and your business database.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Request and response shapes apart: required, read-only and length rules are exact.
+    "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }

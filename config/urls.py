@@ -21,3 +21,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
+
+# Django's own errors: JSON under /api/ and /internal/, the usual pages elsewhere.
+handler400 = "core.api_errors.bad_request"
+handler403 = "core.api_errors.permission_denied"
+handler404 = "core.api_errors.page_not_found"
+handler500 = "core.api_errors.server_error"

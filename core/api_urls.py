@@ -1,9 +1,8 @@
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 
-from core.api import CurrentUserView
+from core.api import CurrentUserView, TokenView
 
 urlpatterns = [
-    path("token/", obtain_auth_token, name="api-token"),
+    path("token/", TokenView.as_view(), name="api-token"),
     path("me/", CurrentUserView.as_view(), name="api-me"),
 ]

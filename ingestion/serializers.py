@@ -1,6 +1,9 @@
 from typing import Any
 
+from django.core.validators import RegexValidator
 from rest_framework import serializers
+
+from core.api_fields import StrictInput, TextField
 
 from .models import Collection, Document, IngestionJob, JobItem
 from .models.jobs import ITEM_REPORT_FIELDS
@@ -12,20 +15,21 @@ class CollectionSerializer(serializers.ModelSerializer[Collection]):
         fields = ["id", "name", "description", "created_at"]
 
 
-class UploadSerializer(serializers.Serializer[Any]):
-    files = serializers.ListField(child=serializers.FileField(), allow_empty=False)
-    # Where each file belongs in the collection ("resumes/a.pdf"); defaults to its name.
-    paths = serializers.ListField(child=serializers.CharField(max_length=1000), required=False)
-    collection = serializers.CharField(max_length=200)
+# A relative folder: segments other than "." and "..", no leading "/", no NUL (one regex,
+# without look-arounds, so that the schema states it as the server checks it).
+_SEGMENT = r"(?:[^/.\x00][^/\x00]*|\.[^/.\x00][^/\x00]*|\.\.[^/\x00]+)"
+FOLDER = RegexValidator(rf"^{_SEGMENT}(?:/{_SEGMENT})*/?$", "Not a folder inside the collection.")
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        paths = attrs.get("paths") or []
-        if paths and len(paths) != len(attrs["files"]):
-            raise serializers.ValidationError({"paths": "one path per file"})
-        for path in paths:
-            if path.startswith("/") or ".." in path.split("/"):
-                raise serializers.ValidationError({"paths": f"not a relative path: {path}"})
-        return attrs
+
+class UploadSerializer(StrictInput, serializers.Serializer[Any]):
+    files = serializers.ListField(child=serializers.FileField(allow_empty_file=True), min_length=1)
+    collection = TextField(max_length=200)
+    folder = TextField(
+        required=False,
+        max_length=255,  # its last part is the documents' directory_name (255 at most)
+        pattern=FOLDER,
+        help_text='Where in the collection the files go ("resumes/2024"); default: the top.',
+    )
 
 
 class JobItemSerializer(serializers.ModelSerializer[JobItem]):

@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,7 +32,7 @@ class CollectionList(generics.ListAPIView[Collection]):
 class UploadView(APIView):
     """Files into a collection the user may write to (a new name creates one they own)."""
 
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [MultiPartParser]
 
     @extend_schema(request=UploadSerializer, responses={202: JobSerializer})
     def post(self, request: Request) -> Response:
@@ -47,10 +47,14 @@ class UploadView(APIView):
                 )
             elif not collection.is_writable_by(request.user):
                 raise PermissionDenied("you may not add documents to this collection")
-            paths = data.get("paths") or [f.name for f in data["files"]]
+            folder = data.get("folder", "").strip("/")
             sources = [
-                Source(path=path, read=upload.read, size=upload.size)
-                for path, upload in zip(paths, data["files"], strict=True)
+                Source(
+                    path=f"{folder}/{upload.name}" if folder else upload.name,
+                    read=upload.read,
+                    size=upload.size,
+                )
+                for upload in data["files"]
             ]
             job = create_job(collection=collection, sources=sources, user=request.user)
             enqueue(job)

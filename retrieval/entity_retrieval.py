@@ -56,6 +56,10 @@ class EntityQueryError(ValueError):
     pass
 
 
+class EntityNotFound(EntityQueryError):
+    """No entity of that id or name in the collections the caller may read."""
+
+
 @dataclass(frozen=True)
 class RelationStep:
     source_id: str  # as stated: source -[type]-> target
@@ -342,7 +346,7 @@ def retrieve_by_relationship(
     _validate(relationship_types, max_hops, max_chunks)
     start = find_entity(source, collection_ids=collection_ids)
     if start is None:
-        raise EntityQueryError(f"no entity called {source!r} in the collections you can read")
+        raise EntityNotFound(f"no entity called {source!r} in the collections you can read")
     types = list(relationship_types or RELATION_TYPES)
     documents = readable_document_ids(collection_ids)
     reached = traverse(

@@ -2,18 +2,20 @@ from typing import Any
 
 from rest_framework import serializers
 
+from core.api_fields import StrictInput, TextField
+
 from .search.params import MAX_EXPANSION, MAX_TOP_K
 
 
-class SearchRequestSerializer(serializers.Serializer[Any]):
+class SearchRequestSerializer(StrictInput, serializers.Serializer[Any]):
     """POST /api/graphrag/query; a field left out takes its default."""
 
-    query = serializers.CharField(max_length=2000, trim_whitespace=True)
+    query = TextField(max_length=2000, trim_whitespace=True)
     top_k = serializers.IntegerField(min_value=1, max_value=MAX_TOP_K, required=False)
     similarity_threshold = serializers.FloatField(min_value=0.0, max_value=1.0, required=False)
     use_keyword_search = serializers.BooleanField(required=False, default=True)
     keywords = serializers.ListField(
-        child=serializers.CharField(max_length=100), max_length=20, required=False, allow_null=True
+        child=TextField(max_length=100), max_length=20, required=False, allow_null=True
     )
     keyword_match_type = serializers.ChoiceField(choices=["any", "all"], required=False)
     keyword_boost = serializers.FloatField(min_value=0.0, max_value=1.0, required=False)
@@ -24,19 +26,15 @@ class SearchRequestSerializer(serializers.Serializer[Any]):
     hierarchical_expansion_limit = serializers.IntegerField(
         min_value=0, max_value=MAX_EXPANSION, required=False
     )
-    section_query = serializers.CharField(
-        max_length=200, required=False, allow_null=True, allow_blank=True
-    )
+    section_query = TextField(max_length=200, required=False, allow_null=True, allow_blank=True)
     use_section_routing = serializers.BooleanField(required=False, default=False)
     file_scope = serializers.ListField(
-        child=serializers.CharField(max_length=1000),
+        child=TextField(max_length=1000),
         max_length=100,
         required=False,
         help_text="document ids, file names or file paths",
     )
-    collection = serializers.CharField(
-        max_length=200, required=False, allow_null=True, help_text="name or id"
-    )
+    collection = TextField(max_length=200, required=False, allow_null=True, help_text="name or id")
     fusion = serializers.ChoiceField(choices=["weighted", "rrf"], required=False)
 
 

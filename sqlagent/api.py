@@ -8,10 +8,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api_errors import error_body
 from registries.models import DataSource
 from sqlagent.agent import ask
 from sqlagent.execution import WarehouseUnavailable
-from sqlagent.serializers import AskSerializer, SqlAnswerSerializer, UnavailableSerializer
+from sqlagent.serializers import AskSerializer, SqlAnswerSerializer
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ class AskView(APIView):
             400: OpenApiResponse(description="An empty or too long question, or bad history."),
             403: OpenApiResponse(description="Another data source, asked by a non-staff user."),
             404: OpenApiResponse(description="No data source of that name."),
-            503: UnavailableSerializer,
+            503: OpenApiResponse(description="The database is not reachable."),
         },
     )
     def post(self, request: Request) -> Response:
@@ -49,5 +50,7 @@ class AskView(APIView):
             )
         except WarehouseUnavailable as error:
             log.warning("data source %s unreachable: %s", name or "(default)", error)
-            return Response({"detail": UNAVAILABLE}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+            return Response(
+                error_body(503, UNAVAILABLE), status=status.HTTP_503_SERVICE_UNAVAILABLE
+            )
         return Response(answer.to_dict())

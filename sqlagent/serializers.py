@@ -3,19 +3,20 @@ from typing import Any
 from django.conf import settings
 from rest_framework import serializers
 
+from core.api_fields import StrictInput, TextField
 from sqlagent.answer import Turn
 
 MAX_HISTORY = 20  # earlier turns a question may lean on; older ones add nothing useful
 
 
-class TurnSerializer(serializers.Serializer[Any]):
-    question = serializers.CharField(max_length=10_000)
-    sql = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+class TurnSerializer(StrictInput, serializers.Serializer[Any]):
+    question = TextField(max_length=10_000)
+    sql = TextField(required=False, allow_null=True, allow_blank=True)
 
 
-class AskSerializer(serializers.Serializer[Any]):
-    question = serializers.CharField(help_text="The question, in words.")
-    data_source = serializers.CharField(
+class AskSerializer(StrictInput, serializers.Serializer[Any]):
+    question = TextField(help_text="The question, in words.")
+    data_source = TextField(
         required=False,
         allow_null=True,
         max_length=100,
@@ -104,7 +105,3 @@ class SqlAnswerSerializer(serializers.Serializer[Any]):
     attempts = AttemptSerializer(many=True)
     timings = serializers.DictField(child=serializers.FloatField(), help_text="Step -> ms.")
     trace = StepEventSerializer(many=True)
-
-
-class UnavailableSerializer(serializers.Serializer[Any]):
-    detail = serializers.CharField()

@@ -27,15 +27,18 @@ class QuestionRejected(ValueError):
     """A question that cannot be asked as it is (empty, too long)."""
 
 
+EMPTY = "The question is empty."
+TOO_LONG = "The question is longer than {max_length} characters."
+
+
 def check_question(question: str) -> str:
     question = question.strip()
     if not question:
-        raise QuestionRejected("The question is empty.")
+        raise QuestionRejected(EMPTY)
+    if "\x00" in question:
+        raise QuestionRejected("Null characters are not allowed.")
     if len(question) > settings.CHAT_MAX_MESSAGE_CHARS:
-        raise QuestionRejected(
-            f"The question is {len(question)} characters long; the limit is "
-            f"{settings.CHAT_MAX_MESSAGE_CHARS}."
-        )
+        raise QuestionRejected(TOO_LONG.format(max_length=settings.CHAT_MAX_MESSAGE_CHARS))
     return question
 
 

@@ -2,7 +2,7 @@
 re-ranking into one hybrid score; see docs/retrieval.md."""
 
 from .outcome import SearchOutcome
-from .params import SearchError, SearchParams
+from .params import ScopeNotFound, SearchError, SearchParams
 from .pipeline import graphrag_search
 
-__all__ = ["SearchError", "SearchOutcome", "SearchParams", "graphrag_search"]
+__all__ = ["ScopeNotFound", "SearchError", "SearchOutcome", "SearchParams", "graphrag_search"]

@@ -16,6 +16,10 @@ class SearchError(ValueError):
     """A search that cannot run as asked (bad parameter, unknown collection...)."""
 
 
+class ScopeNotFound(SearchError):
+    """A collection or file the search is limited to that the caller cannot read."""
+
+
 @dataclass(frozen=True)
 class SearchParams:
     query: str

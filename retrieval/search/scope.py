@@ -10,7 +10,7 @@ from django.db.models import Q
 
 from ingestion.models import Collection, Document
 
-from .params import SearchError
+from .params import ScopeNotFound
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ def _collection(readable: Any, value: str | int) -> Collection:
         match = readable.filter(pk=int(text)).first()
     if match is None:
         # The same message whether it is missing or forbidden: names are not disclosed.
-        raise SearchError(f"collection: no collection {text!r} that you can read")
+        raise ScopeNotFound(f"collection: no collection {text!r} that you can read")
     return match
 
 
@@ -61,6 +61,6 @@ def resolve_scope(
             condition |= Q(pk=value)
         ids = [str(pk) for pk in documents.filter(condition).values_list("pk", flat=True)]
         if not ids:
-            raise SearchError(f"file_scope: no readable file {value!r}")
+            raise ScopeNotFound(f"file_scope: no readable file {value!r}")
         found.extend(i for i in ids if i not in found)
     return Scope(collection_ids, tuple(found))

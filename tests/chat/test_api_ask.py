@@ -168,7 +168,7 @@ def test_attachments_are_my_uploads_by_id(
         {"content": "upload these", "attachments": [saved["id"]]},
         format="json",
     )
-    assert refused.status_code == 400
+    assert refused.status_code == 404
     assert refused.json()["detail"].startswith("No upload of yours has the id")
     assert not Message.objects.filter(session=session).exists()
 
@@ -185,7 +185,7 @@ def test_an_upload_larger_than_the_limit_is_refused(
         format="multipart",
     )
 
-    assert response.status_code == 400
+    assert response.status_code == 413
     assert response.json()["detail"] == "big.txt is larger than 0.001 MB."
     assert not list(tmp_path.rglob("big.txt"))
 

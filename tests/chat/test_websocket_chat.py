@@ -291,9 +291,10 @@ async def test_another_persons_session_is_not_found(alice: User, bob: User) -> N
         ({"request_id": "r", "session_id": "S", "content": "x" * 4001}, "bad_request", "4000"),
         (
             {"request_id": "r", "session_id": "S", "content": "hi", "attachments": ["/etc/passwd"]},
-            "bad_request",
+            "not_found",
             "No upload of yours",
         ),
+        ({"request_id": "r", "session_id": "S", "content": "a\x00b"}, "bad_request", "Null"),
     ],
 )
 async def test_bad_asks_are_refused_and_store_nothing(
@@ -311,6 +312,33 @@ async def test_bad_asks_are_refused_and_store_nothing(
     assert (reply["event"], reply["code"]) == ("error", code)
     assert words in reply["message"]
     assert await messages_of(session) == []
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ({"text_data": "{not json"}, "bad_request"),
+        ({"bytes_data": b"\x00\x01"}, "bad_request"),
+        ({"text_data": "[1, 2]"}, "bad_request"),
+        ({"text_data": '"ask"'}, "bad_request"),
+        ({"text_data": '{"type": "dance"}'}, "unknown_type"),
+        ({"text_data": '{"type": ["ask"]}'}, "unknown_type"),
+        ({"text_data": '{"type": "ping", "payload": "' + "x" * 70_000 + '"}'}, "too_large"),
+    ],
+)
+async def test_a_malformed_frame_gets_an_error_and_the_socket_stays_usable(
+    alice: User, frame: dict[str, Any], code: str
+) -> None:
+    communicator = await connect(alice)
+
+    await communicator.send_to(**frame)
+    reply = await communicator.receive_json_from(timeout=10)
+    await communicator.send_json_to({"type": "ping", "payload": 1})
+    pong = await communicator.receive_json_from(timeout=10)
+    await communicator.disconnect()
+
+    assert reply["event"] == "error" and reply["code"] == code and reply["message"]
+    assert pong == {"event": "pong", "payload": 1}
 
 
 async def test_ping_and_progress_still_work_beside_the_chat(alice: User) -> None:

@@ -76,7 +76,7 @@ def test_upload_poll_list_and_delete(celery_worker: str, django_user_model: Any)
                 SimpleUploadedFile("manual.pdf", samples.pdf_manual()),
                 SimpleUploadedFile("broken.pdf", b"%PDF-1.4 nothing here"),
             ],
-            "paths": ["resumes/alexis.md", "manual/manual.pdf", "manual/broken.pdf"],
+            "folder": "team/2024",
         },
         format="multipart",
     )
@@ -85,11 +85,11 @@ def test_upload_poll_list_and_delete(celery_worker: str, django_user_model: Any)
 
     assert job["status"] == "done" and job["progress"] == 1.0
     items = {item["file_path"]: item for item in job["items"]}
-    assert items["resumes/alexis.md"]["status"] == "done"
-    assert items["resumes/alexis.md"]["chunk_count"] > 0
-    assert set(items["resumes/alexis.md"]["timings"]) >= {"parsing", "embedding", "graph"}
-    assert items["manual/broken.pdf"]["status"] == "failed"
-    assert "corrupt or unreadable PDF" in items["manual/broken.pdf"]["error"]
+    assert items["team/2024/alexis.md"]["status"] == "done"
+    assert items["team/2024/alexis.md"]["chunk_count"] > 0
+    assert set(items["team/2024/alexis.md"]["timings"]) >= {"parsing", "embedding", "graph"}
+    assert items["team/2024/broken.pdf"]["status"] == "failed"
+    assert "corrupt or unreadable PDF" in items["team/2024/broken.pdf"]["error"]
     assert job["counts"]["done"] == 2 and job["counts"]["failed"] == 1
 
     events = drain(layer, channel)
@@ -104,11 +104,11 @@ def test_upload_poll_list_and_delete(celery_worker: str, django_user_model: Any)
     assert collection.owner == user
     listed = client.get("/api/ingestion/documents/", {"collection": "team-docs"}).json()
     assert sorted(d["file_path"] for d in listed["results"]) == [
-        "manual/manual.pdf",
-        "resumes/alexis.md",
+        "team/2024/alexis.md",
+        "team/2024/manual.pdf",
     ]
-    pdf = next(d for d in listed["results"] if d["file_path"] == "manual/manual.pdf")
-    assert pdf["directory_name"] == "manual" and pdf["page_count"] == 2
+    pdf = next(d for d in listed["results"] if d["file_path"] == "team/2024/manual.pdf")
+    assert pdf["directory_name"] == "2024" and pdf["page_count"] == 2
 
     stranger_user = django_user_model.objects.create_user("stranger", password="pw-123456")
     stranger = client_for(stranger_user)
@@ -134,15 +134,13 @@ def test_upload_requires_login_and_files() -> None:
     assert APIClient().post("/api/ingestion/uploads/", {}).status_code == 401
 
 
-def test_upload_rejects_paths_outside_the_collection(django_user_model: Any) -> None:
+@pytest.mark.parametrize("folder", ["../../etc", "/etc", "a/../..", "a//b", "."])
+def test_upload_rejects_folders_outside_the_collection(folder: str, django_user_model: Any) -> None:
     client = client_for(django_user_model.objects.create_user("u2", password="pw-123456"))
     response = client.post(
         "/api/ingestion/uploads/",
-        {
-            "collection": "c",
-            "files": [SimpleUploadedFile("a.md", b"# A\n\nx")],
-            "paths": ["../../etc/a.md"],
-        },
+        {"collection": "c", "files": [SimpleUploadedFile("a.md", b"# A\n\nx")], "folder": folder},
         format="multipart",
     )
     assert response.status_code == 400
+    assert response.json()["errors"] == {"folder": ["Not a folder inside the collection."]}

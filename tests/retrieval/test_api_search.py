@@ -56,7 +56,6 @@ def test_query_returns_results_with_the_documented_fields(client: APIClient) -> 
         ({"query": "Python", "max_hops": 3}, "max_hops"),
         ({"query": "Python", "similarity_threshold": 2}, "similarity_threshold"),
         ({"query": "Python", "keyword_match_type": "most"}, "keyword_match_type"),
-        ({"query": "Python", "file_scope": ["nope.pdf"]}, "file_scope"),
     ],
 )
 def test_bad_requests_name_the_field(
@@ -64,7 +63,13 @@ def test_bad_requests_name_the_field(
 ) -> None:
     response = client.post(URL, payload, format="json")
     assert response.status_code == 400
-    assert field in response.json()
+    assert field in response.json()["errors"]
+
+
+def test_a_file_scope_you_cannot_read_is_a_404(client: APIClient) -> None:
+    response = client.post(URL, {"query": "Python", "file_scope": ["nope.pdf"]}, format="json")
+    assert response.status_code == 404
+    assert "nope.pdf" in response.json()["detail"]
 
 
 def test_another_users_collection_is_not_searchable(
@@ -73,8 +78,8 @@ def test_another_users_collection_is_not_searchable(
     response = client.post(
         URL, {"query": "acquisition", "collection": search_corpus.vault.name}, format="json"
     )
-    assert response.status_code == 400
-    assert "collection" in response.json()
+    assert response.status_code == 404
+    assert search_corpus.vault.name in response.json()["detail"]
 
 
 def test_schema_describes_the_endpoint(client: APIClient) -> None:
