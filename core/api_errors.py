@@ -116,36 +116,29 @@ def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith(("/api/", "/internal/"))
 
 
-def _json_or_page(request: HttpRequest, status_code: int, words: str, page: Any) -> HttpResponse:
-    if _is_api(request):
-        return JsonResponse(error_body(status_code, words), status=status_code)
-    return page()
+def _json(status_code: int, words: str) -> JsonResponse:
+    return JsonResponse(error_body(status_code, words), status=status_code)
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not _is_api(request):
+        return defaults.bad_request(request, exception)
     if isinstance(exception, RequestDataTooBig | TooManyFieldsSent):
-        return _json_or_page(
-            request, 413, TOO_LARGE, lambda: defaults.bad_request(request, exception)
-        )
-    return _json_or_page(
-        request, 400, "The request is malformed.", lambda: defaults.bad_request(request, exception)
-    )
+        return _json(413, TOO_LARGE)
+    return _json(400, "The request is malformed.")
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
-    return _json_or_page(
-        request,
-        403,
-        "You do not have permission to do this.",
-        lambda: defaults.permission_denied(request, exception),
-    )
+    if not _is_api(request):
+        return defaults.permission_denied(request, exception)
+    return _json(403, "You do not have permission to do this.")
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    return _json_or_page(
-        request, 404, "Not found.", lambda: defaults.page_not_found(request, exception)
-    )
+    if not _is_api(request):
+        return defaults.page_not_found(request, exception)
+    return _json(404, "Not found.")
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    return _json_or_page(request, 500, FAILED, lambda: defaults.server_error(request))
+    return _json(500, FAILED) if _is_api(request) else defaults.server_error(request)
