@@ -1,6 +1,8 @@
 """One error body for the whole API: `{"detail", "code", "errors"?}`, whatever went wrong and
 wherever (a view, DRF's parsing, Django's own 404 or 500). `code` is one word per status so
-that a client can branch on it; `errors` maps each refused field to its messages."""
+that a client can branch on it; `errors` lists each refused field with why, as
+`{"field", "message"}` objects (a list rather than DRF's `{field: [messages]}`, which API
+tools read as if the error body's own keys were request fields)."""
 
 import logging
 from typing import Any
@@ -35,22 +37,34 @@ FAILED = "Something went wrong on our side. Try again."
 TOO_LARGE = "The request is too large."
 
 
+class FieldErrorSerializer(serializers.Serializer[Any]):
+    field = serializers.CharField(
+        help_text='The field: "title", "history.0.question" inside a list, '
+        '"non_field_errors" for the whole body.'
+    )
+    message = serializers.CharField()
+
+
 class ErrorSerializer(serializers.Serializer[Any]):
     """Every error the API answers with."""
 
     detail = serializers.CharField(help_text="What went wrong, in words.")
     code = serializers.ChoiceField(choices=sorted(set(CODES.values())))
-    errors = serializers.DictField(  # type: ignore[assignment]  # a field named like .errors
-        child=serializers.ListField(child=serializers.CharField()),
-        required=False,
-        help_text="The refused fields and why (`non_field_errors` for the whole body).",
+    errors = FieldErrorSerializer(  # type: ignore[assignment]  # a field named like .errors
+        many=True, required=False, help_text="Each refused field and why."
     )
 
 
-def error_body(status_code: int, detail: str, errors: Any = None) -> dict[str, Any]:
+def error_body(
+    status_code: int, detail: str, errors: dict[str, list[str]] | None = None
+) -> dict[str, Any]:
     body: dict[str, Any] = {"detail": detail, "code": CODES.get(status_code, "bad_request")}
     if errors:
-        body["errors"] = errors
+        body["errors"] = [
+            {"field": field, "message": message}
+            for field, messages in errors.items()
+            for message in messages
+        ]
     return body
 
 

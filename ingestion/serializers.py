@@ -22,8 +22,16 @@ FOLDER = RegexValidator(rf"^{_SEGMENT}(?:/{_SEGMENT})*/?$", "Not a folder inside
 
 
 class UploadSerializer(StrictInput, serializers.Serializer[Any]):
+    """The multipart body: the files and nothing else."""
+
     files = serializers.ListField(child=serializers.FileField(allow_empty_file=True), min_length=1)
-    collection = TextField(max_length=200)
+
+
+class UploadTargetSerializer(serializers.Serializer[Any]):
+    """Where the files go, in the query string. (Not form fields: in a form, 7 and "7" are
+    the same text, so a schema could not say which it takes.)"""
+
+    collection = TextField(max_length=200, help_text="By name; a new name creates it.")
     folder = TextField(
         required=False,
         max_length=255,  # its last part is the documents' directory_name (255 at most)

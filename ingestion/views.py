@@ -19,6 +19,7 @@ from .serializers import (
     DocumentSerializer,
     JobSerializer,
     UploadSerializer,
+    UploadTargetSerializer,
 )
 
 
@@ -30,15 +31,22 @@ class CollectionList(generics.ListAPIView[Collection]):
 
 
 class UploadView(APIView):
-    """Files into a collection the user may write to (a new name creates one they own)."""
+    """Files (multipart `files`) into the collection named by `?collection=` that the user
+    may write to (a new name creates one they own), under `?folder=` if given."""
 
     parser_classes = [MultiPartParser]
 
-    @extend_schema(request=UploadSerializer, responses={202: JobSerializer})
+    @extend_schema(
+        parameters=[UploadTargetSerializer],
+        request=UploadSerializer,
+        responses={202: JobSerializer},
+    )
     def post(self, request: Request) -> Response:
-        serializer = UploadSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        target = UploadTargetSerializer(data=request.query_params)
+        target.is_valid(raise_exception=True)
+        body = UploadSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = {**target.validated_data, **body.validated_data}
         with transaction.atomic():
             collection = Collection.objects.filter(name=data["collection"]).first()
             if collection is None:

@@ -204,8 +204,7 @@ def _upload(port: int, token: str, collection: str) -> dict[str, Any]:
     import http.client
 
     boundary = uuid.uuid4().hex
-    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="collection"\r\n\r\n'
-             f"{collection}\r\n".encode()]  # fmt: skip
+    parts = []
     for i in range(UPLOADS):
         body = (f"# Depot {i} procedures\n\n## Opening\n\nDepot {i} opens at {6 + i} o'clock "
                 f"and the shift lead checks forklift {i * 7} before loading.\n\n## Closing\n\n"
@@ -217,7 +216,7 @@ def _upload(port: int, token: str, collection: str) -> dict[str, Any]:
     parts.append(f"--{boundary}--\r\n".encode())
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     connection.request(
-        "POST", "/api/ingestion/uploads/", body=b"".join(parts),
+        "POST", f"/api/ingestion/uploads/?collection={collection}", body=b"".join(parts),
         headers={"Authorization": f"Token {token}",
                  "Content-Type": f"multipart/form-data; boundary={boundary}"},
     )  # fmt: skip

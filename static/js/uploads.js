@@ -85,9 +85,8 @@ export class Uploads {
     this.container.append(upload.el);
     const form = new FormData();
     files.forEach((file) => form.append("files", file));
-    form.append("collection", collection);
     const request = new XMLHttpRequest();
-    request.open("POST", this.uploadUrl);
+    request.open("POST", `${this.uploadUrl}?${new URLSearchParams({ collection })}`);
     request.setRequestHeader("X-CSRFToken", csrfToken());
     request.setRequestHeader("Accept", "application/json");
     request.responseType = "json";

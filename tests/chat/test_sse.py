@@ -116,7 +116,7 @@ async def test_a_bad_body_is_a_400_and_stores_nothing(
 
     assert response.status_code == 400
     assert response.json()["code"] == "bad_request"
-    fields = {name.split(".")[0] for name in response.json().get("errors", {})}
+    fields = {e["field"].split(".")[0] for e in response.json().get("errors", [])}
     assert field in fields or field == "detail"
     assert await count_messages() == 0 and not await ChatSession.objects.aexists()
 

@@ -72,7 +72,7 @@ def test_a_body_is_read_as_the_schema_states_it(
     client: APIClient, body: dict[str, Any], field: str, words: str
 ) -> None:
     response = client.post("/api/graphrag/query", body, format="json")
-    assert _error(response, 400, "bad_request")["errors"][field] == [words]
+    assert _error(response, 400, "bad_request")["errors"] == [{"field": field, "message": words}]
 
 
 def test_malformed_json_and_a_wrong_content_type_are_refused(client: APIClient) -> None:

@@ -4,6 +4,7 @@ the progress events on the user's channel group."""
 import asyncio
 import time
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -68,15 +69,13 @@ def test_upload_poll_list_and_delete(celery_worker: str, django_user_model: Any)
     async_to_sync(layer.group_add)(f"user.{user.pk}", channel)
 
     response = client.post(
-        "/api/ingestion/uploads/",
+        "/api/ingestion/uploads/?collection=team-docs&folder=team/2024",
         {
-            "collection": "team-docs",
             "files": [
                 SimpleUploadedFile("alexis.md", samples.ALEXIS_MD.encode()),
                 SimpleUploadedFile("manual.pdf", samples.pdf_manual()),
                 SimpleUploadedFile("broken.pdf", b"%PDF-1.4 nothing here"),
             ],
-            "folder": "team/2024",
         },
         format="multipart",
     )
@@ -115,8 +114,8 @@ def test_upload_poll_list_and_delete(celery_worker: str, django_user_model: Any)
     assert stranger.get("/api/ingestion/documents/").json()["results"] == []
     assert stranger.get(f"/api/ingestion/jobs/{job['id']}/").status_code == 404
     refused = stranger.post(
-        "/api/ingestion/uploads/",
-        {"collection": "team-docs", "files": [SimpleUploadedFile("x.md", b"# X\n\ntext")]},
+        "/api/ingestion/uploads/?collection=team-docs",
+        {"files": [SimpleUploadedFile("x.md", b"# X\n\ntext")]},
         format="multipart",
     )
     assert refused.status_code == 403
@@ -138,9 +137,11 @@ def test_upload_requires_login_and_files() -> None:
 def test_upload_rejects_folders_outside_the_collection(folder: str, django_user_model: Any) -> None:
     client = client_for(django_user_model.objects.create_user("u2", password="pw-123456"))
     response = client.post(
-        "/api/ingestion/uploads/",
-        {"collection": "c", "files": [SimpleUploadedFile("a.md", b"# A\n\nx")], "folder": folder},
+        f"/api/ingestion/uploads/?collection=c&folder={quote(folder)}",
+        {"files": [SimpleUploadedFile("a.md", b"# A\n\nx")]},
         format="multipart",
     )
     assert response.status_code == 400
-    assert response.json()["errors"] == {"folder": ["Not a folder inside the collection."]}
+    assert response.json()["errors"] == [
+        {"field": "folder", "message": "Not a folder inside the collection."}
+    ]

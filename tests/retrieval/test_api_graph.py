@@ -59,7 +59,7 @@ def test_bad_requests_name_the_field(
 ) -> None:
     response = _client(graph_corpus.reader).post(RELATIONSHIP, payload, format="json")
     assert response.status_code == 400
-    assert field in {name.split(".")[0] for name in response.json()["errors"]}
+    assert field in {e["field"].split(".")[0] for e in response.json()["errors"]}
 
 
 @pytest.mark.parametrize(

@@ -98,7 +98,7 @@ def test_bad_input_is_a_400_naming_the_field(
     settings.SQL_MAX_QUESTION_CHARS = 60
     response = _ask(client, **body)
     assert response.status_code == 400
-    assert field in {name.split(".")[0] for name in response.json()["errors"]}
+    assert field in {e["field"].split(".")[0] for e in response.json()["errors"]}
 
 
 def test_an_unknown_data_source_is_a_404(client: APIClient) -> None:
