@@ -291,3 +291,13 @@ def test_the_warm_up_builds_the_example_index_before_any_question() -> None:
     routing.clear_caches()
     warm_up()
     assert routing.examples._example_index is not None and routing.examples._example_index.questions
+
+
+def test_the_warm_up_only_reads() -> None:
+    """A server's warm-up thread runs beside everything else: creating the default data
+    source there raced with whoever created it on purpose."""
+    from chat.warmup import warm_up
+
+    assert not DataSource.objects.exists()
+    warm_up()
+    assert not DataSource.objects.exists()
