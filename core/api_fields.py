@@ -27,8 +27,9 @@ class TextField(serializers.CharField):
         trim = kwargs.pop("trim_whitespace", True)
         super().__init__(trim_whitespace=False, **kwargs)
         self.trim = trim
-        # DRF refuses NUL already; its pattern for the schema is added by core.api_schema
-        # (a validator here would make drf-spectacular write a blank-or-pattern oneOf).
+        # A blank-allowed field gets no validator here: DRF refuses NUL already, and a
+        # pattern validator would make drf-spectacular write a blank-or-pattern oneOf
+        # (core.api_schema writes the NUL-free pattern into the schema instead).
         if pattern is not None:
             self.validators.append(pattern)
         elif not self.allow_blank:

@@ -145,3 +145,16 @@ def test_upload_rejects_folders_outside_the_collection(folder: str, django_user_
     assert response.json()["errors"] == [
         {"field": "folder", "message": "Not a folder inside the collection."}
     ]
+
+
+def test_an_empty_folder_sent_in_the_address_is_refused_not_ignored(
+    django_user_model: Any,
+) -> None:
+    client = client_for(django_user_model.objects.create_user("u3", password="pw-123456"))
+    response = client.post(
+        "/api/ingestion/uploads/?collection=c&folder=",
+        {"files": [SimpleUploadedFile("a.md", b"# A\n\nx")]},
+        format="multipart",
+    )
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == ["folder"]
