@@ -310,6 +310,9 @@ RETRIEVAL_ENTITY_MAX_DEGREE = env.int("RETRIEVAL_ENTITY_MAX_DEGREE", default=25)
 RETRIEVAL_TITLE_EXPANSION_LIMIT = env.int("RETRIEVAL_TITLE_EXPANSION_LIMIT", default=50)
 # Candidates each first-stage search fetches, and how many of the best seeds are expanded.
 RETRIEVAL_FETCH_LIMIT = env.int("RETRIEVAL_FETCH_LIMIT", default=100)
+# BM25 keyword stage: term-frequency saturation and length normalisation.
+RETRIEVAL_BM25_K1 = env.float("RETRIEVAL_BM25_K1", default=1.2)
+RETRIEVAL_BM25_B = env.float("RETRIEVAL_BM25_B", default=0.75)
 RETRIEVAL_EXPAND_SEEDS = env.int("RETRIEVAL_EXPAND_SEEDS", default=5)
 # "weighted" (the documented hybrid score) or "rrf" (reciprocal rank fusion).
 RETRIEVAL_FUSION = env.str("RETRIEVAL_FUSION", default="weighted")

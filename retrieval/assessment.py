@@ -3,25 +3,20 @@ router: how strongly the question's keywords match, which of its words the docum
 and which entities of those documents it names. It decides nothing; the router weighs it."""
 
 import re
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
 from django.db.models.functions import Lower
 
 from ingestion.models import Collection, Entity, EntityMention
 
-from . import sql
-from .search.keyword_search import bm25_idf, keyword_search
+from .search.keyword_search import keyword_search, term_statistics
 from .search.query_terms import query_keywords
 from .search.scope import Scope
 
 # Entity types whose names make a question about people and organisations.
 GRAPH_TYPES = frozenset({"Person", "Organization", "Project"})
-CHUNK_COUNT_SECONDS = 30.0  # an idf needs the number of chunks, not to the last one
-_chunk_counts: dict[tuple[int, ...], tuple[float, int]] = {}
 
 
 @dataclass(frozen=True)
@@ -39,31 +34,16 @@ def keyword_evidence(text: str, collection_ids: tuple[int, ...]) -> KeywordEvide
     terms = query_keywords(text)
     if not terms:
         return None
-    params: dict[str, Any] = {"terms": terms, "collections": list(collection_ids), "documents": []}
-    with connection.cursor() as cursor:
-        total = _readable_chunks(cursor, params)
-        cursor.execute(sql.TERM_FREQUENCIES, params)
-        frequencies = {term: int(df) for term, df in cursor.fetchall()}
-    if not total:
+    stats = term_statistics(terms, collection_ids)
+    if not stats.chunks or not stats.terms:
         return None
-    idf = {t: bm25_idf(total, frequencies[t]) for t in terms}
-    hits = keyword_search(terms, Scope(collection_ids, ()), weights=idf, limit=1)
-    return KeywordEvidence(terms, frequencies, idf, hits[0].score if hits else 0.0)
-
-
-def _readable_chunks(cursor: Any, params: dict[str, Any]) -> int:
-    key = tuple(params["collections"])
-    cached = _chunk_counts.get(key)
-    if cached is not None and time.monotonic() < cached[0]:
-        return cached[1]
-    cursor.execute(sql.READABLE_CHUNK_COUNT, params)
-    total = int(cursor.fetchone()[0])
-    _chunk_counts[key] = (time.monotonic() + CHUNK_COUNT_SECONDS, total)
-    return total
-
-
-def forget_chunk_counts() -> None:
-    _chunk_counts.clear()
+    hits = keyword_search(stats.terms, Scope(collection_ids, ()), statistics=stats, limit=1)
+    return KeywordEvidence(
+        list(stats.terms),
+        {t: stats.term_frequency(t) for t in stats.terms},
+        {t: stats.term_idf(t) for t in stats.terms},
+        hits[0].score if hits else 0.0,
+    )
 
 
 def known_entities(

@@ -64,3 +64,42 @@ class QueryTrace(models.Model):
 
     def export_line(self) -> str:
         return json.dumps(self.export_row(), ensure_ascii=False, default=str)
+
+
+class ChunkTerm(models.Model):
+    """BM25's postings: one lexeme of one chunk's full-text vector, with how often the chunk
+    holds it. Database triggers on ingestion_chunk write and remove them (migration 0002) in
+    the statement that writes or deletes the chunk, whatever writes it, so the statistics
+    survive restarts and stay right under concurrent ingestion in several processes."""
+
+    pk = models.CompositePrimaryKey("chunk_id", "term")
+    chunk_id = models.UUIDField()
+    collection_id = models.IntegerField()
+    term = models.TextField()
+    tf = models.PositiveIntegerField()
+    length = models.PositiveIntegerField()  # the chunk's lexemes counted with repeats
+
+    class Meta:
+        indexes = [
+            # Covers the scoring query: a term's postings in the readable collections.
+            models.Index(
+                fields=["term", "collection_id"],
+                include=["chunk_id", "tf", "length"],
+                name="chunkterm_term_collection",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.chunk_id}: {self.term} x{self.tf}"
+
+
+class KeywordStatistics(models.Model):
+    """Per collection, the chunk count and total length BM25 needs (N and the average
+    length), kept by the same triggers as the postings."""
+
+    collection_id = models.IntegerField(primary_key=True)
+    chunks = models.BigIntegerField(default=0)
+    length = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"collection {self.collection_id}: {self.chunks} chunks"

@@ -12,7 +12,6 @@ is private to it (import-linter keeps it so); its models may be read directly.
 from .assessment import (
     GRAPH_TYPES,
     KeywordEvidence,
-    forget_chunk_counts,
     keyword_evidence,
     known_entities,
     readable_collection_ids,
@@ -44,7 +43,6 @@ __all__ = [
     "analyze_query",
     "answer_graph_question",
     "answer_relationship_question",
-    "forget_chunk_counts",
     "graph_summary",
     "graphrag_search",
     "keyword_evidence",

@@ -3,43 +3,42 @@ the asking user may read, inside the query itself."""
 
 # --- search: keyword and vector candidates, hydration ----------------------------------------
 
-# How many readable chunks contain each query term (in the text, the header path or the
-# keyword list): the document frequency behind each term's weight.
-TERM_FREQUENCIES = """
-SELECT t.term,
-       (SELECT count(*) FROM ingestion_chunk c
-        WHERE c.collection_id = ANY(%(collections)s)
-          AND (cardinality(%(documents)s::uuid[]) = 0 OR c.document_id = ANY(%(documents)s::uuid[]))
-          AND (c.search_vector @@ plainto_tsquery('english', t.term)
-               OR c.keywords @> ARRAY[t.term]::varchar(100)[])) AS df
+# Each term's lexemes (English stemming, as the chunks' search vectors) and how many
+# readable chunks hold each one. A term that is a stop word has none.
+TERM_STATISTICS = """
+SELECT t.term, x.lexeme,
+       (SELECT count(*) FROM retrieval_chunkterm p
+        WHERE p.term = x.lexeme AND p.collection_id = ANY(%(collections)s)) AS df
 FROM unnest(%(terms)s::text[]) AS t(term)
+CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('english', t.term))) AS x(lexeme)
 """
 
-READABLE_CHUNK_COUNT = """
-SELECT count(*) FROM ingestion_chunk c
-WHERE c.collection_id = ANY(%(collections)s)
-  AND (cardinality(%(documents)s::uuid[]) = 0 OR c.document_id = ANY(%(documents)s::uuid[]))
+# BM25's N and total length over the readable collections.
+COLLECTION_STATISTICS = """
+SELECT coalesce(sum(s.chunks), 0), coalesce(sum(s.length), 0)
+FROM retrieval_keywordstatistics s WHERE s.collection_id = ANY(%(collections)s)
 """
 
-# Chunks matching the weighted terms; each term counts once, scaled a little by how often
-# and where (header path before text) it occurs. `required` is 1 for "any", all for "all".
-# `ids`, when not empty, limits the scoring to those chunks (expanded ones).
+# BM25 from the postings of the question's lexemes in the readable collections.
+# `required` is 1 for "any", every lexeme for "all"; `ids`, when not empty, limits the
+# scoring to those chunks (expanded ones), `documents` to those files.
 KEYWORD_SEARCH = """
-WITH terms AS (
-    SELECT t.term, t.weight, plainto_tsquery('english', t.term) AS query
-    FROM unnest(%(terms)s::text[], %(weights)s::float8[]) AS t(term, weight)
+WITH q AS (
+    SELECT * FROM unnest(%(lexemes)s::text[], %(idf)s::float8[]) AS q(term, idf)
 )
-SELECT c.id,
-       sum(t.weight * (0.7 + 0.3 * ts_rank_cd(c.search_vector, t.query, 32))) AS score,
-       array_agg(t.term ORDER BY t.term) AS matched
-FROM ingestion_chunk c
-JOIN terms t ON (c.search_vector @@ t.query OR c.keywords @> ARRAY[t.term]::varchar(100)[])
-WHERE c.collection_id = ANY(%(collections)s)
-  AND (cardinality(%(documents)s::uuid[]) = 0 OR c.document_id = ANY(%(documents)s::uuid[]))
-  AND (cardinality(%(ids)s::uuid[]) = 0 OR c.id = ANY(%(ids)s::uuid[]))
-GROUP BY c.id
+SELECT p.chunk_id,
+       sum(q.idf * p.tf * (%(k1)s + 1)
+           / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.length / %(average_length)s))) AS score,
+       array_agg(p.term) AS held
+FROM q JOIN retrieval_chunkterm p ON p.term = q.term
+WHERE p.collection_id = ANY(%(collections)s)
+  AND (cardinality(%(ids)s::uuid[]) = 0 OR p.chunk_id = ANY(%(ids)s::uuid[]))
+  AND (cardinality(%(documents)s::uuid[]) = 0 OR EXISTS (
+        SELECT 1 FROM ingestion_chunk c
+        WHERE c.id = p.chunk_id AND c.document_id = ANY(%(documents)s::uuid[])))
+GROUP BY p.chunk_id
 HAVING count(*) >= %(required)s
-ORDER BY score DESC, c.id
+ORDER BY score DESC, p.chunk_id
 LIMIT %(limit)s
 """
 

@@ -18,7 +18,6 @@ question: even is dev, odd is held-out), so it never depends on results.
 """
 
 import asyncio
-import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -26,6 +25,8 @@ from typing import Any
 
 from chat.orchestrator.question_files import QuestionFileError, read_objects
 from chat.orchestrator.service import answer_question
+from core.splits import in_split as in_half
+from core.splits import split_of
 
 EXPECTS = ("answer", "no_answer")
 SOURCES = ("documents", "database", "none")
@@ -54,14 +55,8 @@ class AnswerQuestion:
         return split_of(self.question)
 
 
-def split_of(question: str) -> str:
-    """ "dev" or "held-out", from the question's text only."""
-    first_byte = hashlib.sha256(question.strip().encode("utf-8")).digest()[0]
-    return "dev" if first_byte % 2 == 0 else "held-out"
-
-
 def in_split(questions: Sequence[AnswerQuestion], split: str) -> list[AnswerQuestion]:
-    return [q for q in questions if split == "all" or q.split == split]
+    return [q for q in questions if in_half(q.question, split)]
 
 
 def load_answer_questions(path: Path) -> list[AnswerQuestion]:

@@ -11,6 +11,12 @@ def recall_at(ranked: Sequence[str], relevant: Collection[str], k: int) -> float
     return len(set(ranked[:k]) & set(relevant)) / len(set(relevant))
 
 
+def all_at(ranked: Sequence[str], relevant: Collection[str], k: int) -> float:
+    """1.0 when every relevant document is among the first k (both hops of a two-hop
+    question), else 0.0."""
+    return 1.0 if relevant and set(relevant) <= set(ranked[:k]) else 0.0
+
+
 def reciprocal_rank(ranked: Sequence[str], relevant: Collection[str]) -> float:
     for position, name in enumerate(ranked, start=1):
         if name in relevant:
@@ -44,6 +50,8 @@ def score_question(ranked: Sequence[str], relevant: Collection[str]) -> dict[str
     return {
         "recall@5": recall_at(ranked, relevant, 5),
         "recall@10": recall_at(ranked, relevant, 10),
+        "both@5": all_at(ranked, relevant, 5),
+        "both@10": all_at(ranked, relevant, 10),
         "mrr": reciprocal_rank(ranked, relevant),
         "ndcg@10": ndcg_at(ranked, relevant, 10),
     }

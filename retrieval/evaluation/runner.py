@@ -18,6 +18,7 @@ from .metrics import distinct, mean, score_question
 
 # Chunks each configuration returns; documents are ranked by their first chunk.
 DEPTH = 40
+METRICS = ("recall@5", "recall@10", "both@5", "both@10", "mrr", "ndcg@10")
 
 
 class QuestionFileError(ValueError):
@@ -168,21 +169,12 @@ def evaluate(
             rows.append({"question": q.question, "type": q.type, "ranked": ranked[:10], **scores})
         types = sorted({r["type"] for r in rows if r["type"]})
         by_type = {
-            t: mean(
-                [
-                    {k: r[k] for k in ("recall@5", "recall@10", "mrr", "ndcg@10")}
-                    for r in rows
-                    if r["type"] == t
-                ]
-            )
-            for t in types
+            t: mean([{k: r[k] for k in METRICS} for r in rows if r["type"] == t]) for t in types
         }
         results.append(
             ConfigResult(
                 name=name,
-                means=mean(
-                    [{k: r[k] for k in ("recall@5", "recall@10", "mrr", "ndcg@10")} for r in rows]
-                ),
+                means=mean([{k: r[k] for k in METRICS} for r in rows]),
                 per_question=rows,
                 latency_p50_ms=statistics.median(latencies),
                 by_type=by_type,

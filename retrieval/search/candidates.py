@@ -11,6 +11,7 @@ class Candidate:
     chunk_id: str
     vector_similarity: float | None = None  # cosine to the question (every candidate)
     keyword_score: float = 0.0  # weighted share of the query terms it holds, 0..1
+    keyword_bm25: float = 0.0  # its BM25 score, what the keyword signal ranks by
     keywords_matched: tuple[str, ...] = ()
     vector_rank: int | None = None  # rank among the vector hits, when it is one
     keyword_rank: int | None = None  # rank among the keyword hits, when it is one

@@ -11,7 +11,7 @@ from django.db import connection
 
 from core.providers.query_embeddings import embed_query
 
-from .keyword_search import KeywordHit, keyword_search, term_weights
+from .keyword_search import KeywordHit, TermStatistics, keyword_search, term_statistics
 from .params import SearchParams
 from .scope import Scope
 from .timing import timed
@@ -41,7 +41,7 @@ def _release_connection() -> None:
 class FirstStage:
     keywords: list[str]
     keyword_hits: list[KeywordHit]
-    term_weights: dict[str, float]  # keyword -> weight, for scoring expanded chunks alike
+    statistics: TermStatistics | None  # to score expanded chunks alike
     embedding: list[float]
     vector_hits: list[VectorHit]
 
@@ -72,18 +72,18 @@ def first_stage(
             )
         return embedding, hits, embed_ms, search_ms
 
-    def keyword_stage() -> tuple[list[KeywordHit], dict[str, float]]:
+    def keyword_stage() -> tuple[list[KeywordHit], TermStatistics | None]:
         if not (params.use_keyword_search and keywords) or scope.empty:
-            return [], {}
-        weights = term_weights(keywords, scope)
+            return [], None
+        stats = term_statistics(keywords, scope.collection_ids)
         hits = keyword_search(
-            keywords, scope, match_type=params.keyword_match_type, limit=fetch, weights=weights
+            keywords, scope, match_type=params.keyword_match_type, limit=fetch, statistics=stats
         )
-        return hits, weights
+        return hits, stats
 
     with ThreadPoolExecutor(max_workers=1) as pool:
         vector_future = pool.submit(_in_thread, vector_stage)
-        (keyword_hits, weights), timings["keyword"] = timed(keyword_stage)
+        (keyword_hits, stats), timings["keyword"] = timed(keyword_stage)
         _release_connection()
         embedding, vector_hits, timings["embedding"], timings["vector"] = vector_future.result()
-    return FirstStage(keywords, keyword_hits, weights, embedding, vector_hits)
+    return FirstStage(keywords, keyword_hits, stats, embedding, vector_hits)

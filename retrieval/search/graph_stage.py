@@ -88,7 +88,8 @@ def _readable_seeds(first: FirstStage, scope: Scope) -> dict[str, Candidate]:
         seeds[v.chunk_id] = Candidate(v.chunk_id, vector_similarity=v.similarity, vector_rank=rank)
     for rank, k in enumerate(first.keyword_hits, start=1):
         c = seeds.setdefault(k.chunk_id, Candidate(k.chunk_id))
-        c.keyword_score, c.keywords_matched, c.keyword_rank = k.score, k.matched, rank
+        c.keyword_score, c.keyword_bm25, c.keywords_matched = k.score, k.bm25, k.matched
+        c.keyword_rank = rank
     rows = hydrate(list(seeds), embedding=first.embedding, scope=scope)
     candidates: dict[str, Candidate] = {}
     for chunk_id, c in seeds.items():
@@ -130,7 +131,7 @@ def _expanded(
     if rows and first.keywords and params.use_keyword_search:
         hits = keyword_search(
             first.keywords, scope, match_type="any", limit=len(new_ids) or 1,
-            weights=first.term_weights or None, chunk_ids=list(rows),
+            statistics=first.statistics, chunk_ids=list(rows),
         )  # fmt: skip
         scored = {h.chunk_id: h for h in hits}
     return {
@@ -145,6 +146,7 @@ def _reached(step: Step, row: dict[str, Any], hit: KeywordHit | None) -> Candida
         step.chunk_id,
         vector_similarity=float(row["similarity"]),
         keyword_score=hit.score if hit else 0.0,
+        keyword_bm25=hit.bm25 if hit else 0.0,
         keywords_matched=hit.matched if hit else (),
         hop=step.hop,
         path_score=step.path_score,

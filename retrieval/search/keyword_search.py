@@ -1,11 +1,16 @@
-"""Stage 1, keywords: PostgreSQL full text (header path and text) and the chunk keyword
-lists, each term weighted by how rare it is among the readable chunks."""
+"""Stage 1, keywords: BM25 over the chunks' full-text lexemes (header path and text).
+
+The postings and each collection's chunk count and length are kept by database triggers
+(retrieval.models.ChunkTerm, KeywordStatistics). Every statistic is taken over the
+collections the asking person may read, in the query itself: another user's documents
+never change anyone's ranking."""
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 
 from .. import sql
@@ -15,31 +20,65 @@ from .scope import Scope
 @dataclass(frozen=True)
 class KeywordHit:
     chunk_id: str
-    score: float  # 0..1: the weighted share of the terms the chunk holds
-    matched: tuple[str, ...]
+    score: float  # 0..1: BM25 over what every term once in a chunk of average length gives
+    bm25: float  # BM25 itself, what ranks
+    matched: tuple[str, ...]  # the question's terms the chunk holds
 
 
-def term_weights(terms: Sequence[str], scope: Scope) -> dict[str, float]:
-    """Inverse document frequency (BM25's form) of each term over the readable chunks; a
-    term no chunk holds keeps its weight, so "all" still demands it."""
-    if not terms:
-        return {}
-    params: dict[str, Any] = {
-        "terms": list(terms),
-        "collections": list(scope.collection_ids),
-        "documents": list(scope.document_ids),
-    }
-    with connection.cursor() as cursor:
-        cursor.execute(sql.READABLE_CHUNK_COUNT, params)
-        total = int(cursor.fetchone()[0])
-        cursor.execute(sql.TERM_FREQUENCIES, params)
-        frequencies = {term: int(df) for term, df in cursor.fetchall()}
-    return {term: bm25_idf(total, frequencies.get(term, 0)) for term in terms}
+@dataclass(frozen=True)
+class TermStatistics:
+    """What BM25 needs of the readable chunks for one set of terms."""
+
+    terms: tuple[str, ...]  # the question's terms that have a lexeme
+    lexemes: dict[str, tuple[str, ...]]  # term -> its stemmed lexemes
+    frequencies: dict[str, int]  # lexeme -> readable chunks holding it
+    chunks: int  # readable chunks
+    average_length: float
+    idf: dict[str, float] = field(init=False)  # lexeme -> BM25's inverse document frequency
+
+    def __post_init__(self) -> None:
+        idf = {lexeme: bm25_idf(self.chunks, df) for lexeme, df in self.frequencies.items()}
+        object.__setattr__(self, "idf", idf)
+
+    def term_frequency(self, term: str) -> int:
+        """Readable chunks holding a term: its rarest lexeme's count (0 for no lexeme)."""
+        return min((self.frequencies[x] for x in self.lexemes.get(term, ())), default=0)
+
+    def term_idf(self, term: str) -> float:
+        return bm25_idf(self.chunks, self.term_frequency(term))
+
+    @property
+    def full_match(self) -> float:
+        """BM25 of a chunk of average length holding every lexeme once: the sum of the
+        idfs. A lexeme no chunk holds keeps its weight, so missing words lower every share."""
+        return sum(self.idf.values())
 
 
 def bm25_idf(total: int, frequency: int) -> float:
     """BM25's inverse document frequency of a term `frequency` of `total` chunks hold."""
     return math.log(1.0 + (total - frequency + 0.5) / (frequency + 0.5))
+
+
+def term_statistics(terms: Sequence[str], collection_ids: Sequence[int]) -> TermStatistics:
+    params: dict[str, Any] = {"terms": list(terms), "collections": list(collection_ids)}
+    lexemes: dict[str, list[str]] = {}
+    frequencies: dict[str, int] = {}
+    with connection.cursor() as cursor:
+        if terms and collection_ids:
+            cursor.execute(sql.TERM_STATISTICS, params)
+            for term, lexeme, df in cursor.fetchall():
+                lexemes.setdefault(term, []).append(lexeme)
+                frequencies[lexeme] = int(df)
+        cursor.execute(sql.COLLECTION_STATISTICS, params)
+        chunks, length = cursor.fetchone()
+    chunks, length = int(chunks or 0), int(length or 0)
+    return TermStatistics(
+        terms=tuple(t for t in dict.fromkeys(terms) if t in lexemes),
+        lexemes={term: tuple(found) for term, found in lexemes.items()},
+        frequencies=frequencies,
+        chunks=chunks,
+        average_length=length / chunks if chunks else 1.0,
+    )
 
 
 def keyword_search(
@@ -48,29 +87,41 @@ def keyword_search(
     *,
     match_type: str = "any",
     limit: int,
-    weights: dict[str, float] | None = None,
+    statistics: TermStatistics | None = None,
     chunk_ids: Sequence[str] = (),
 ) -> list[KeywordHit]:
-    """Best matches first. With `chunk_ids`, scores only those chunks."""
+    """Best matches first. With `chunk_ids`, scores only those chunks (statistics still
+    over every readable chunk). "all" asks for every lexeme of every term."""
     if not terms or scope.empty:
         return []
-    weights = weights if weights is not None else term_weights(terms, scope)
-    total = sum(weights.values()) or 1.0
+    stats = statistics if statistics is not None else term_statistics(terms, scope.collection_ids)
+    lexemes = list(stats.idf)
+    if not lexemes:
+        return []
     with connection.cursor() as cursor:
         cursor.execute(
             sql.KEYWORD_SEARCH,
             {
-                "terms": list(terms),
-                "weights": [weights[t] for t in terms],
+                "lexemes": lexemes,
+                "idf": [stats.idf[x] for x in lexemes],
+                "k1": settings.RETRIEVAL_BM25_K1,
+                "b": settings.RETRIEVAL_BM25_B,
+                "average_length": stats.average_length,
                 "collections": list(scope.collection_ids),
                 "documents": list(scope.document_ids),
                 "ids": list(chunk_ids),
-                "required": len(terms) if match_type == "all" else 1,
+                "required": len(lexemes) if match_type == "all" else 1,
                 "limit": limit,
             },
         )
         rows = cursor.fetchall()
+    full = stats.full_match or 1.0
     return [
-        KeywordHit(chunk_id=str(pk), score=min(float(score) / total, 1.0), matched=tuple(matched))
-        for pk, score, matched in rows
+        KeywordHit(
+            chunk_id=str(pk),
+            score=min(float(score) / full, 1.0),
+            bm25=float(score),
+            matched=tuple(t for t in stats.terms if set(stats.lexemes[t]) & set(held)),
+        )
+        for pk, score, held in rows
     ]

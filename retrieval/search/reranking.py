@@ -8,11 +8,10 @@ Weighted (default):
 
 Every signal is in 0..1 before it is weighted, so a weight is the most that signal can add:
 `vector` is the cosine similarity min-max scaled over the candidates (cosines of one model
-crowd into a narrow band), `keyword` the weighted share of query terms the chunk holds
-divided by the best share, `path` the path signal (path scores 1.0 / 0.8 / 0.6 by hops,
-weighted by the relevance of the seeds the paths start from; see
-graph_expansion.path_signals), `proximity` how much of the first-stage evidence sits in
-the chunk's document (relative to the best document).
+crowd into a narrow band), `keyword` the chunk's BM25 score divided by the best one,
+`path` the path signal (path scores 1.0 / 0.8 / 0.6 by hops, weighted by the relevance of
+the seeds the paths start from; see graph_expansion.path_signals), `proximity` how much of
+the first-stage evidence sits in the chunk's document (relative to the best document).
 
 RRF: sum over the rankings (vector, keyword, graph path, proximity) of
 weight / (k + rank), divided by its largest possible value so it also lies in 0..1.
@@ -79,10 +78,10 @@ def _normalize(candidates: Sequence[Candidate], keyword_boost: float) -> None:
     vectors = _min_max(
         {c.chunk_id: c.vector_similarity for c in candidates if c.vector_similarity is not None}
     )
-    best_keyword = max((c.keyword_score for c in candidates), default=0.0)
+    best_keyword = max((c.keyword_bm25 for c in candidates), default=0.0)
     for c in candidates:
         vector = vectors.get(c.chunk_id, 0.0)
-        keyword = c.keyword_score / best_keyword if best_keyword > 0 else 0.0
+        keyword = c.keyword_bm25 / best_keyword if best_keyword > 0 else 0.0
         c.signals = {
             "vector": vector,
             "keyword": keyword,

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import connection
 
 from .. import sql
+from .keyword_search import term_statistics
 
 _WORD = re.compile(r"\w+")
 _QUALIFIER = re.compile(r"\s*\([^()]*\)$")
@@ -107,12 +108,8 @@ def _distinctive(index: TitleIndex, collection_id: int, words: set[str]) -> set[
     """The one-word titles held by few chunks of the collection."""
     missing = sorted(w for w in words if w not in index.frequencies)
     if missing:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                sql.TERM_FREQUENCIES,
-                {"terms": missing, "collections": [collection_id], "documents": []},
-            )
-            index.frequencies.update({str(term): int(df) for term, df in cursor.fetchall()})
+        stats = term_statistics(missing, [collection_id])
+        index.frequencies.update({w: stats.term_frequency(w) for w in missing})
     limit = settings.RETRIEVAL_ENTITY_MAX_DEGREE
     return {w for w in words if index.frequencies.get(w, 0) <= limit}
 

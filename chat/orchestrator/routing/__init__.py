@@ -52,7 +52,7 @@ from chat.orchestrator.routing.examples import (
 from chat.orchestrator.routing.llm_choice import ask_llm
 from core.providers import llm
 from core.providers.query_embeddings import embed_query_soon, forget_queries
-from retrieval.services import forget_chunk_counts, readable_collection_ids
+from retrieval.services import readable_collection_ids
 from sqlagent.services import forget_warehouse_words, warehouse_words
 
 __all__ = [
@@ -134,9 +134,8 @@ def route_question(
 
 
 def clear_caches() -> None:
-    """Forget the warehouse words, the example index and the chunk counts (they are rebuilt
-    on the next question)."""
+    """Forget the warehouse words and the example index (they are rebuilt on the next
+    question)."""
     forget_warehouse_words()
     forget_examples()
-    forget_chunk_counts()
     forget_queries()

@@ -4,11 +4,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from core.splits import SPLITS, in_split
 from core.users import evaluation_user
 from ingestion.models import Collection
 from retrieval.evaluation.runner import (
     CONFIGS,
     DEFAULT_CONFIGS,
+    METRICS,
     QuestionFileError,
     evaluate,
     load_questions,
@@ -16,12 +18,11 @@ from retrieval.evaluation.runner import (
 )
 from retrieval.search import SearchError
 
-METRICS = ("recall@5", "recall@10", "mrr", "ndcg@10")
-
 
 class Command(BaseCommand):
     help = (
-        "Recall@5, recall@10, MRR and nDCG@10 of a question set (JSONL: question, "
+        "Recall@5, recall@10, both@5, both@10 (every relevant document in the top k), MRR "
+        "and nDCG@10 of a question set (JSONL: question, "
         "relevant_documents, answers) for several retrieval configurations, side by side."
     )
 
@@ -38,12 +39,21 @@ class Command(BaseCommand):
         parser.add_argument("--json", type=Path, help="write every figure and ranking here")
         parser.add_argument("--by-type", action="store_true", help="recall@10 per question type")
         parser.add_argument("--limit", type=int, help="only the first N questions")
+        parser.add_argument(
+            "--split",
+            choices=SPLITS,
+            default="all",
+            help="dev or held-out half (fixed by each question's text), or all (default)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             questions = load_questions(options["file"])
         except (OSError, QuestionFileError) as exc:
             raise CommandError(str(exc)) from exc
+        questions = [q for q in questions if in_split(q.question, options["split"])]
+        if not questions:
+            raise CommandError(f"no question in the {options['split']} half")
         if options["limit"]:
             questions = questions[: options["limit"]]
         collection = options["collection"]
@@ -59,7 +69,9 @@ class Command(BaseCommand):
         except (SearchError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
         width = max(len(r.name) for r in results) + 2
-        self.stdout.write(f"{len(questions)} questions from {options['file']}")
+        self.stdout.write(
+            f"{len(questions)} questions from {options['file']} (split: {options['split']})"
+        )
         header = "configuration".ljust(width) + "".join(m.rjust(11) for m in METRICS)
         self.stdout.write(header + "p50 ms".rjust(10))
         for r in results:
@@ -79,6 +91,7 @@ class Command(BaseCommand):
                 "file": str(options["file"]),
                 "collection": collection,
                 "questions": len(questions),
+                "split": options["split"],
                 "configs": [
                     {
                         "name": r.name,
