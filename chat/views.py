@@ -8,8 +8,9 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
-from django.http import HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.text import slugify
 
 from chat.markdown import message_html
 from chat.models import ChatSession, Feedback, Message, Route
@@ -78,16 +79,49 @@ def conversation(request: HttpRequest, session_id: str) -> HttpResponse:
     return render(request, "chat/index.html", _page_context(request, session=session))
 
 
-@login_required
-def document(request: HttpRequest, document_id: str) -> HttpResponse:
-    """A document's chunks in order, each at `#chunk-<index>`, for readers of its collection."""
+def _readable_document(request: HttpRequest, document_id: str) -> Document:
+    # Another collection's document is a 404, exactly like one that does not exist.
     readable = Collection.objects.readable_by(request.user)
-    doc = get_object_or_404(
+    return get_object_or_404(
         Document.objects.select_related("collection").filter(collection__in=readable),
         pk=document_id,
     )
-    chunks = doc.chunks.only("index", "text", "header_path", "page").order_by("index")
+
+
+@login_required
+def document(request: HttpRequest, document_id: str) -> HttpResponse:
+    """A document's chunks in order, each at `#chunk-<index>`, the first chunk under each
+    heading also at the heading's anchor, for readers of its collection."""
+    doc = _readable_document(request, document_id)
+    chunks = list(
+        doc.chunks.only("index", "text", "header_path", "header_text", "page", "page_end")
+    )
+    anchors: set[str] = set()
+    for chunk in chunks:
+        anchor = slugify(chunk.header_text)
+        chunk.anchor = anchor if anchor and anchor not in anchors else ""  # type: ignore[attr-defined]
+        anchors.add(anchor)
     return render(request, "chat/document.html", {"document": doc, "chunks": chunks})
+
+
+@login_required
+def document_file(request: HttpRequest, document_id: str) -> FileResponse:
+    """The file as it was ingested. A PDF opens in the browser's viewer (citations link to
+    `#page=N`); anything else downloads. The sandbox keeps an uploaded file's scripts from
+    running as this site."""
+    doc = _readable_document(request, document_id)
+    if not doc.file.name or not doc.file.storage.exists(doc.file.name):
+        raise Http404("the original file is no longer stored")
+    pdf = doc.format == "pdf"
+    response = FileResponse(
+        doc.file.open("rb"),
+        as_attachment=not pdf,
+        filename=doc.file_name,
+        content_type="application/pdf" if pdf else "application/octet-stream",
+    )
+    response["Content-Security-Policy"] = "sandbox"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 def _page_context(request: HttpRequest, *, session: ChatSession | None) -> dict[str, Any]:

@@ -41,7 +41,8 @@ class ChunkDraft:
     header_text: str
     header_path: str
     header_level: int
-    page: int | None
+    page: int | None  # the first page it is on (PDF), and the last
+    page_end: int | None
     section: int | None  # position of the deepest section it is in
     images: list[ImageRef] = field(default_factory=list)
 
@@ -163,6 +164,7 @@ class _Builder:
     def emit(self, section_units: list[_Unit]) -> None:
         section = self.current()
         text = _join(section_units)
+        pages = [u.page for u in section_units if u.page is not None]
         chunk = ChunkDraft(
             index=len(self.chunks),
             text=text,
@@ -170,7 +172,8 @@ class _Builder:
             header_text=section.name if section else "",
             header_path=section.path if section else "",
             header_level=section.level if section else 0,
-            page=next((u.page for u in section_units if u.page is not None), None),
+            page=min(pages, default=None),
+            page_end=max(pages, default=None),
             section=section.position if section else None,
             images=list(self.images),
         )

@@ -317,6 +317,7 @@ def _save_chunks(
             header_path=draft.header_path,
             header_level=draft.header_level,
             page=draft.page,
+            page_end=draft.page_end,
             keywords=[k[:100] for k in keywords],
             embedding=vector,
         )

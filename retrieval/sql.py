@@ -60,8 +60,8 @@ LIMIT %(limit)s
 # Everything a result shows, for candidates from any stage, re-checked against the readable
 # collections (the graph's collection_id is never trusted alone).
 HYDRATE_CHUNKS = """
-SELECT c.id, c.document_id, c.collection_id, c.index, c.page, c.text, c.header_path,
-       d.file_name, d.file_path, d.directory_name,
+SELECT c.id, c.document_id, c.collection_id, c.index, c.page, c.page_end, c.text,
+       c.header_path, c.header_text, d.file_name, d.file_path, d.directory_name, d.format,
        s.id AS section_id, s.name AS section_name, s.path AS section_path,
        1 - (c.embedding <=> %(embedding)s::vector) AS similarity
 FROM ingestion_chunk c

@@ -131,7 +131,9 @@ class Chunk(models.Model):
     header_text = models.CharField(max_length=500, blank=True)
     header_path = models.TextField(blank=True)
     header_level = models.PositiveSmallIntegerField(default=0)
+    # The pages it is on, first and last (PDF); none for formats without pages.
     page = models.PositiveIntegerField(null=True, blank=True)
+    page_end = models.PositiveIntegerField(null=True, blank=True)
     # Lower-cased terms and names for exact keyword matching.
     keywords = ArrayField(models.CharField(max_length=100), default=list)
     embedding = VectorField(dimensions=settings.EMBEDDING_DIM)

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..search import graphrag_search
 from ..search.keyword_search import keyword_search
-from ..search.query_terms import query_keywords
+from ..search.query_terms import search_terms
 from ..search.scope import Scope, resolve_scope
 from ..search.vector_search import vector_search
 from .metrics import distinct, mean, score_question
@@ -93,7 +93,7 @@ def _uuid(value: str) -> Any:
 
 
 def keyword_only(question: str, user: Any, scope: Scope, collection: str | None) -> list[str]:
-    hits = keyword_search(query_keywords(question), scope, limit=DEPTH)
+    hits = keyword_search(search_terms(question), scope, limit=DEPTH)
     return distinct(_file_names(scope, [h.chunk_id for h in hits]))
 
 

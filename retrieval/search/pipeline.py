@@ -13,7 +13,7 @@ from .graph_expansion import Expansion
 from .graph_stage import graph_candidates, routed_candidates
 from .outcome import SearchOutcome, result_row
 from .params import SearchParams
-from .query_terms import normalize_keywords, query_keywords
+from .query_terms import normalize_keywords, search_terms
 from .routing import HARD_ROUTES, Routing, analyze, hard_route
 from .scope import Scope, resolve_scope
 from .scoring import HARD_ROUTE_WEIGHTS, score
@@ -41,7 +41,7 @@ def graphrag_search(
     if params.keywords is not None:
         keywords = normalize_keywords(params.keywords)
     else:
-        keywords = query_keywords(params.query, extra=routing.persons)
+        keywords = search_terms(params.query, extra=routing.persons)
     fetch = max(settings.RETRIEVAL_FETCH_LIMIT, params.top_k)
     first = first_stage(params, scope=scope, keywords=keywords, fetch=fetch, timings=timings)
 
@@ -70,7 +70,7 @@ def graphrag_search(
         params=params,
         results=results,
         candidates=ranked,
-        keywords=keywords,
+        keywords=list(first.statistics.terms) if first.statistics else keywords,
         scope=scope,
         timings={k: round(v, 2) for k, v in timings.items()},
         weights=weights.as_dict() if weights else dict(HARD_ROUTE_WEIGHTS),

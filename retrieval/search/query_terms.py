@@ -69,6 +69,25 @@ def query_keywords(query: str, *, extra: Iterable[str] = ()) -> list[str]:
     return terms[:MAX_TERMS]
 
 
+# A word in any script, numbers too, kept whole across inner dots, hyphens and apostrophes
+# ("node.js", "e-mail", "o'brien", "2.5") and with a trailing "+" or "#" ("c++").
+_WORD = re.compile(r"[^\W_](?:[\w]|[./\-'\u2019](?=[^\W_]))*[+#]*")
+MAX_SEARCH_TERMS = 40
+
+
+def search_terms(query: str, *, extra: Iterable[str] = ()) -> list[str]:
+    """What the keyword stage looks for when the caller names no keywords: every word of
+    the question, numbers included, names given in `extra` first. BM25 weighs them by how
+    rare they are, and the full-text stop words drop out with no lexeme: on the development
+    halves this beat the chosen keywords alone (see docs/retrieval.md)."""
+    terms: list[str] = []
+    for text in (*extra, query):
+        for word in _WORD.findall(text.lower()):
+            if word not in terms:
+                terms.append(word)
+    return terms[:MAX_SEARCH_TERMS]
+
+
 def normalize_keywords(keywords: Iterable[str]) -> list[str]:
     """Keywords a caller gave: lower case, trimmed, distinct, empty ones dropped."""
     seen: list[str] = []

@@ -96,6 +96,11 @@ export function tableSection(table) {
   return section;
 }
 
+// As _pages.html writes it.
+function pagesLabel(page, pageEnd) {
+  return pageEnd && pageEnd !== page ? `pages ${page}–${pageEnd}` : `page ${page}`;
+}
+
 export function sourcesSection(sources) {
   return h("section", { class: "answer-section sources", "aria-label": "Sources" },
     h("h3", {}, "Sources"),
@@ -107,6 +112,7 @@ export function sourcesSection(sources) {
           h("span", { class: "source-n" }, `[${s.n ?? i + 1}]`),
           href ? h("a", { href, target: "_blank", rel: "noopener" }, name) : h("span", {}, name),
           s.section_path ? h("span", { class: "section-path" }, s.section_path) : null,
+          s.page ? h("span", { class: "pages" }, pagesLabel(s.page, s.page_end)) : null,
           typeof s.score === "number"
             ? h("span", { class: "score", title: "Relevance score" }, `score ${s.score.toFixed(3)}`)
             : null,

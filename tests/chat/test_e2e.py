@@ -67,6 +67,8 @@ DOCUMENT_QUESTION = "What is the wind speed limit for mobile crane lifts?"
 # bare, it is too vague to route and the answer asks which source is meant).
 UNANSWERABLE_QUESTION = "Who won the 1966 World Cup final according to the handbook?"
 OUTCOME_BADGE = ".message-meta .route-badge + .outcome-badge"
+# The overtime policy PDF answers it on its third page.
+PDF_QUESTION = "How much unplanned overtime can the crew lead authorize?"
 UPLOADED_MD = b"""# Tower Crane Checklist
 
 ## Before the shift
@@ -591,6 +593,48 @@ def test_an_answer_nothing_holds_is_marked_as_such_live_and_after_a_reload(
     expect(page.locator(".outcome-badge.outcome-not_found")).to_have_text("Not found")
     expect(page.locator(".outcome-badge.outcome-declined")).to_have_text("Declined")
     screen.close()
+
+
+@pytest.mark.timeout(600)
+def test_a_pdf_source_names_its_pages_and_opens_the_file_there(
+    browser: Any, server: str, alice: User, bob: User, demo_documents: list[Document]
+) -> None:
+    from playwright.sync_api import expect
+
+    screen = Screen(browser, server, alice)
+    page = screen.page
+    answer = screen.ask(PDF_QUESTION)
+    stored = Message.objects.get(session=_session_of(page.url), role="assistant")
+    cited = [s for s in stored.sources if s["file_name"] == "overtime_policy.pdf"]
+    assert cited, [s["file_name"] for s in stored.sources]
+    source = cited[0]
+    pages = (
+        f"pages {source['page']}\u2013{source['page_end']}"
+        if source["page_end"] != source["page"]
+        else f"page {source['page']}"
+    )
+    assert source["url"] == f"/documents/{source['document_id']}/file#page={source['page']}"
+
+    def check(item: Any) -> None:
+        expect(item.locator(".pages")).to_have_text(pages)
+        assert item.get_by_role("link").get_attribute("href") == source["url"]
+
+    position = stored.sources.index(source)
+    check(answer.locator(".sources li.source").nth(position))  # as streamed
+    page.reload()
+    screen.wait_connected()
+    answer = page.locator("#message-list > article.assistant").first
+    check(answer.locator(".sources li.source").nth(position))  # as the server renders it
+
+    # The link's target is the PDF itself, for a reader of its collection only.
+    original = f"{server}{source['url'].split('#')[0]}"
+    response = screen.context.request.get(original)
+    assert response.status == 200 and response.headers["content-type"] == "application/pdf"
+    assert response.body()[:5] == b"%PDF-"
+    screen.close()
+    stranger = Screen(browser, server, bob)
+    assert stranger.context.request.get(original).status == 404
+    stranger.close()
 
 
 def test_csv_and_chart_helpers_handle_awkward_values(browser: Any, chat_server: str) -> None:

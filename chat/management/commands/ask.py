@@ -55,7 +55,7 @@ class Command(BaseCommand):
         if name == "sources":
             return "\n".join(
                 f"[{s.get('n')}] {s.get('file_name')} > {s.get('section_path') or ''} "
-                f"({s.get('score') or 0:.2f})"
+                f"{_pages(s)}({s.get('score') or 0:.2f})"
                 for s in data.get("sources", [])
             )
         if name == "table":
@@ -68,3 +68,10 @@ class Command(BaseCommand):
                 f"first token {stats['first_token_ms']} ms, {stats['steps']} steps"
             )
         return f"[{name}] {json.dumps(data, default=str)[:300]}"
+
+
+def _pages(source: dict[str, Any]) -> str:
+    page, last = source.get("page"), source.get("page_end")
+    if not page:
+        return ""
+    return f"pages {page}-{last} " if last and last != page else f"page {page} "

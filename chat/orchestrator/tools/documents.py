@@ -14,8 +14,10 @@ the graph for a while, so later questions do not wait on it too.
 
 import logging
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from django.utils.text import slugify
 from neo4j.exceptions import DriverError, Neo4jError
 
 from chat.orchestrator.breaker import CircuitBreaker
@@ -45,6 +47,32 @@ def document_url(document_id: str, chunk_index: int | None) -> str:
     return f"/documents/{document_id}/{anchor}"
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where a chunk is in its document, as a citation names it: its pages in a PDF
+    (opened at the first: `#page=N`), its nearest heading elsewhere."""
+
+    page: int | None = None
+    page_end: int | None = None
+    heading: str = ""
+    format: str = ""
+
+    def entry(self, document_id: str, chunk_index: int | None) -> dict[str, Any]:
+        pdf = self.format == "pdf" and self.page is not None
+        return {
+            "page": self.page,
+            "page_end": self.page_end if self.page_end is not None else self.page,
+            "heading": self.heading,
+            "anchor": slugify(self.heading) if self.heading and not pdf else "",
+            "url": (
+                f"/documents/{document_id}/file#page={self.page}"
+                if pdf
+                else document_url(document_id, chunk_index)
+            ),
+            "text_url": document_url(document_id, chunk_index),
+        }
+
+
 def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
     flat = " ".join(text.split())
     if len(flat) <= limit:
@@ -66,6 +94,7 @@ def source_entry(
     document_id: str,
     chunk_index: int | None,
     collection: str,
+    place: Place = Place(),
 ) -> dict[str, Any]:
     """A source as every answer shows it (design: the `sources` event)."""
     return {
@@ -79,7 +108,7 @@ def source_entry(
         "chunk_id": chunk_id,
         "document_id": document_id,
         "collection": collection,
-        "url": document_url(document_id, chunk_index),
+        **place.entry(document_id, chunk_index),
     }
 
 
@@ -103,6 +132,12 @@ def sources_from_results(results: Sequence[dict[str, Any]]) -> list[dict[str, An
             document_id=r["metadata"]["file_id"],
             chunk_index=r["metadata"]["chunk_index"],
             collection=names.get(r["metadata"]["collection_id"], ""),
+            place=Place(
+                r["metadata"]["page"],
+                r["metadata"]["page_end"],
+                r["metadata"]["heading"] or "",
+                r["metadata"]["format"],
+            ),
         )
         for n, r in enumerate(results, start=1)
     ]
@@ -117,9 +152,9 @@ def sources_from_chunks(
         for c in Chunk.objects.filter(pk__in=list(chunk_ids), collection_id__in=collection_ids)
         .select_related("document", "collection", "section")
         .only(
-            "id", "index", "text", "header_path", "collection__name", "section__path",
-            "document__id", "document__file_name", "document__file_path",
-            "document__directory_name",
+            "id", "index", "text", "header_path", "header_text", "page", "page_end",
+            "collection__name", "section__path", "document__id", "document__file_name",
+            "document__file_path", "document__directory_name", "document__format",
         )
     }  # fmt: skip
     found = [chunks[i] for i in dict.fromkeys(chunk_ids) if i in chunks]
@@ -136,6 +171,7 @@ def sources_from_chunks(
             document_id=str(c.document.id),
             chunk_index=c.index,
             collection=c.collection.name,
+            place=Place(c.page, c.page_end, c.header_text, c.document.format),
         )
         for n, c in enumerate(found, start=start)
     ]
