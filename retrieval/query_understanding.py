@@ -353,6 +353,13 @@ def _attribute(tokens: list[_Token], skip: set[int]) -> tuple[str | None, tuple[
     return " ".join(words), topics
 
 
+def names_a_part(query: str) -> bool:
+    """Whether the question names a part of documents ("skills", "the Tidewater section"):
+    the words alone decide, without a query, so a search can skip section routing when
+    nothing could be routed."""
+    return _attribute(tokenize(query), set())[0] is not None
+
+
 def analyze_query(query: str, *, collection_ids: Sequence[int]) -> QueryAnalysis:
     """Names, route and attribute of one question. Only entities mentioned in
     `collection_ids` are considered, so a name known only from a document the reader may

@@ -102,6 +102,7 @@ def record_search(outcome: "SearchOutcome", *, user: Any) -> int:
             **outcome.params.as_dict(),
             "route": routing.route,
             "route_fell_back": routing.fell_back,
+            "route_skipped": routing.skipped,
             "weights": outcome.weights,
             "counts": outcome.counts,
         },

@@ -14,7 +14,7 @@ from .graph_stage import graph_candidates, routed_candidates
 from .outcome import SearchOutcome, result_row
 from .params import SearchParams
 from .query_terms import normalize_keywords, search_terms
-from .routing import HARD_ROUTES, Routing, analyze, hard_route
+from .routing import HARD_ROUTES, Routing, analyze, hard_route, skip_reason
 from .scope import Scope, resolve_scope
 from .scoring import HARD_ROUTE_WEIGHTS, score
 from .timing import ms_since, timed
@@ -96,6 +96,13 @@ def _routing(
     """What the question asks of the documents' sections, when section routing is on."""
     if not params.use_section_routing or scope.empty:
         return Routing()
+    reason, timings["routing_check"] = timed(
+        lambda: skip_reason(
+            params.query, collection_ids=scope.collection_ids, section_query=params.section_query
+        )
+    )
+    if reason:
+        return Routing.skip(reason)
     routing, timings["routing"] = timed(
         lambda: analyze(
             params.query,

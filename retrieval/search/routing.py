@@ -20,10 +20,29 @@ class Routing:
     route: str = "off"  # off, semantic, or a hard route
     hard_hits: list[Any] = field(default_factory=list)  # SectionHit
     fell_back: bool = False
+    skipped: str = ""  # why section routing did not run, when it was asked for
+
+    @classmethod
+    def skip(cls, reason: str) -> "Routing":
+        return cls(route="skipped", skipped=reason)
 
     @property
     def persons(self) -> list[str]:
         return [p.name for p in self.analysis.persons] if self.analysis is not None else []
+
+
+def skip_reason(query: str, *, collection_ids: Sequence[int], section_query: str | None) -> str:
+    """Why section routing cannot help this question ("" when it may): it needs a part of
+    documents named (or a section query) and readable documents with sections to route
+    between. Reading the question for names costs more than the rest of the search."""
+    from ingestion.models import Document
+    from retrieval.query_understanding import names_a_part
+
+    if not (section_query and section_query.strip()) and not names_a_part(query):
+        return "the question names no part of a document"
+    if not Document.objects.filter(collection_id__in=collection_ids, section_count__gte=2).exists():
+        return "no readable document has more than one section"
+    return ""
 
 
 def analyze(

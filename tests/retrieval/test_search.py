@@ -261,3 +261,37 @@ def test_soft_routing_leaves_semantic_questions_to_the_hybrid_score(
     assert outcome.routing.route == "semantic"
     assert outcome.results[0]["file_name"] == "overtime.md"
     assert outcome.results[0]["source"] != "section_routing"
+
+
+def test_section_routing_runs_only_where_it_can_help(search_corpus: SearchCorpus) -> None:
+    from django.contrib.auth import get_user_model
+
+    from ingestion.documents import delete_document
+    from ingestion.models import Collection, Document
+
+    from ..ingestion.helpers import ingest
+
+    reader = search_corpus.reader
+    plain = graphrag_search("Who leads the crane lifts?", user=reader, use_section_routing=True)
+    assert plain.routing.route == "skipped"
+    assert plain.routing.skipped == "the question names no part of a document"
+    assert "routing" not in plain.timings and "routing_check" in plain.timings
+    trace = QueryTrace.objects.get(pk=plain.trace_id)
+    assert trace.parameters["route_skipped"] == plain.routing.skipped
+
+    asked = graphrag_search("Alexis Torres skills section", user=reader, use_section_routing=True)
+    assert asked.routing.route == "section_based_scoped" and not asked.routing.skipped
+    assert "routing" in asked.timings
+
+    # Documents of one section each leave nothing to route between.
+    notes = Collection.objects.create(name="one-section-notes")
+    note_reader = get_user_model().objects.create_user("one-section-reader")
+    notes.readers.add(note_reader)
+    ingest(notes, {"note.txt": b"Skills\n\nThe skills of the yard crew are listed on the board."})
+    try:
+        routed = graphrag_search("the skills section", user=note_reader, use_section_routing=True)
+        assert routed.routing.skipped == "no readable document has more than one section"
+        assert routed.results  # the search itself still runs
+    finally:
+        for document in Document.objects.filter(collection=notes):
+            delete_document(document)
