@@ -276,6 +276,7 @@ def test_section_routing_runs_only_where_it_can_help(search_corpus: SearchCorpus
     assert plain.routing.route == "skipped"
     assert plain.routing.skipped == "the question names no part of a document"
     assert "routing" not in plain.timings and "routing_check" in plain.timings
+    assert plain.trace_id is not None
     trace = QueryTrace.objects.get(pk=plain.trace_id)
     assert trace.parameters["route_skipped"] == plain.routing.skipped
 
