@@ -309,7 +309,7 @@ RETRIEVAL_ENTITY_MAX_DEGREE = env.int("RETRIEVAL_ENTITY_MAX_DEGREE", default=25)
 # Chunks reached through the title bridge: a chunk naming another document by its title.
 RETRIEVAL_TITLE_EXPANSION_LIMIT = env.int("RETRIEVAL_TITLE_EXPANSION_LIMIT", default=50)
 # Candidates each first-stage search fetches, and how many of the best seeds are expanded.
-RETRIEVAL_FETCH_LIMIT = env.int("RETRIEVAL_FETCH_LIMIT", default=100)
+RETRIEVAL_FETCH_LIMIT = env.int("RETRIEVAL_FETCH_LIMIT", default=150)
 # BM25 keyword stage: term-frequency saturation and length normalisation.
 RETRIEVAL_BM25_K1 = env.float("RETRIEVAL_BM25_K1", default=1.2)
 RETRIEVAL_BM25_B = env.float("RETRIEVAL_BM25_B", default=0.75)
