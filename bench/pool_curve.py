@@ -76,7 +76,10 @@ def main() -> None:
                 all_found += gold <= held
             recall.append(found_share / len(questions))
             complete.append(all_found / len(questions))
-        print(stage.ljust(8) + "".join(f"{r:6.3f}/{c:6.3f}" for r, c in zip(recall, complete)))
+        print(
+            stage.ljust(8)
+            + "".join(f"{r:6.3f}/{c:6.3f}" for r, c in zip(recall, complete, strict=True))
+        )
     print("(each cell: recall / both@N)")
 
 
