@@ -7,8 +7,10 @@ MENTIONS_TITLE from a chunk to the opening chunks of a document of its collectio
 title it names (the bridges of a multi-hop question: the film named in one passage is the
 title of the next). Path scores: 1.0 for a seed, 0.8 one hop away, 0.6 two hops away."""
 
+import os
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -18,6 +20,19 @@ from core.providers import graph
 from .. import cypher
 from .params import SearchParams
 from .title_bridge import mentioned_documents
+
+# Shared by the searches of a process (each submits at most three queries a hop); made
+# again in a forked child, which inherits the object but not its threads.
+_pools: dict[int, ThreadPoolExecutor] = {}
+
+
+def _graph_queries() -> ThreadPoolExecutor:
+    pool = _pools.get(os.getpid())
+    if pool is None:
+        _pools.clear()
+        pool = _pools[os.getpid()] = ThreadPoolExecutor(8, thread_name_prefix="graph-expansion")
+    return pool
+
 
 PATH_SCORES = {0: 1.0, 1: 0.8, 2: 0.6}
 SEQUENCE = ("NEXT_CHUNK", "PREV_CHUNK")
@@ -92,20 +107,26 @@ class _Walk:
         self.used = dict.fromkeys(self.limits, 0)
 
     def edges(self, frontier: list[str], hop: int) -> list[tuple[str, Step]]:
-        """Every edge out of the frontier, by kind, in the order the limits keep them."""
-        found: list[tuple[str, Step]] = []
-        if self.limits["hierarchical"]:
-            found += (("hierarchical", s) for s in _sequence_steps(frontier, self.collections, hop))
-        if self.limits["semantic"]:
-            steps = _similar_steps(frontier, self.collections, hop, self.threshold)
-            found += (("semantic", s) for s in steps)
-        if self.limits["entity"]:
-            found += (("entity", s) for s in _entity_steps(frontier, self.collections, hop))
+        """Every edge out of the frontier, by kind, in the order the limits keep them. The
+        three graph queries run at once in pool threads (they need no database connection)
+        while the title bridge, which reads PostgreSQL, runs here."""
+        queries = {
+            "hierarchical": lambda: _sequence_steps(frontier, self.collections, hop),
+            "semantic": lambda: _similar_steps(frontier, self.collections, hop, self.threshold),
+            "entity": lambda: _entity_steps(frontier, self.collections, hop),
+        }
+        running = {
+            kind: _graph_queries().submit(query)
+            for kind, query in queries.items()
+            if self.limits[kind]
+        }
+        titles: list[Step] = []
         if self.limits["title"]:
             started = time.perf_counter()
-            found += (("title", s) for s in _title_steps(frontier, self.collections, hop))
+            titles = _title_steps(frontier, self.collections, hop)
             self.result.title_ms += (time.perf_counter() - started) * 1000
-        return found
+        found = [(kind, step) for kind, future in running.items() for step in future.result()]
+        return found + [("title", step) for step in titles]
 
     def claim(self, found: list[tuple[str, Step]]) -> list[str]:
         """Records every edge; the first way to a chunk not seen yet claims it while its
