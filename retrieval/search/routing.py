@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from retrieval.query_understanding import QueryReader
+from ingestion.models import Document
+from retrieval.query_understanding import QueryReader, names_a_part
 
 log = logging.getLogger(__name__)
 
@@ -17,7 +18,7 @@ HARD_ROUTES = ("section_based_scoped", "section_based_cross_document")
 @dataclass
 class Routing:
     analysis: Any = None  # QueryAnalysis
-    route: str = "off"  # off, semantic, or a hard route
+    route: str = "off"  # off, skipped, semantic, or a hard route
     hard_hits: list[Any] = field(default_factory=list)  # SectionHit
     fell_back: bool = False
     skipped: str = ""  # why section routing did not run, when it was asked for
@@ -35,9 +36,6 @@ def skip_reason(query: str, *, collection_ids: Sequence[int], section_query: str
     """Why section routing cannot help this question ("" when it may): it needs a part of
     documents named (or a section query) and readable documents with sections to route
     between. Reading the question for names costs more than the rest of the search."""
-    from ingestion.models import Document
-    from retrieval.query_understanding import names_a_part
-
     if not (section_query and section_query.strip()) and not names_a_part(query):
         return "the question names no part of a document"
     if not Document.objects.filter(collection_id__in=collection_ids, section_count__gte=2).exists():
