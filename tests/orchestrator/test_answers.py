@@ -349,7 +349,8 @@ def test_a_graph_answer_lists_what_the_graph_states_with_citations(
     assert cited and cited == {s["n"] for s in answer["sources"]}
     for source in answer["sources"]:
         assert source["collection"] == tool_corpus.team.name
-        assert source["url"].startswith(f"/documents/{source['document_id']}/#chunk-")
+        assert source["text_url"].startswith(f"/documents/{source['document_id']}/#chunk-")
+        assert source["url"].startswith(f"/documents/{source['document_id']}/")
     assert answer["data"]["relations"] == relations["entities"]
 
 

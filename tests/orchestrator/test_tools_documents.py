@@ -24,7 +24,8 @@ from .tool_fixtures import (  # noqa: F401 - fixtures
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tool_breakers")]
 
 SOURCE_KEYS = {"n", "file_name", "file_path", "directory_name", "section_path", "score",
-               "snippet", "chunk_id", "document_id", "collection", "url"}  # fmt: skip
+               "snippet", "chunk_id", "document_id", "collection", "url", "text_url",
+               "page", "page_end", "heading", "anchor"}  # fmt: skip
 
 
 async def search(corpus: ToolCorpus, inputs: dict[str, Any], user: Any = None) -> Any:
@@ -53,9 +54,18 @@ async def test_finds_the_passage_and_names_its_sources(
         assert source["document_id"] == found["metadata"]["file_id"]
         assert source["collection"] == tool_corpus.team.name
         assert source["score"] == found["hybrid_score"]
-        assert source["url"] == (
-            f"/documents/{source['document_id']}/#chunk-{found['metadata']['chunk_index']}"
+        text_url = f"/documents/{source['document_id']}/#chunk-{found['metadata']['chunk_index']}"
+        assert source["text_url"] == text_url
+        assert (source["page"], source["page_end"]) == (
+            found["metadata"]["page"],
+            found["metadata"]["page_end"],
         )
+        # A PDF is cited at its page in the file itself, anything else at the chunk.
+        if found["metadata"]["format"] == "pdf":
+            page_url = f"/documents/{source['document_id']}/file#page={source['page']}"
+            assert source["url"] == page_url and source["page"] >= 1
+        else:
+            assert source["url"] == text_url and source["page"] is None
         assert 0 < len(source["snippet"]) <= 241
     # The search was traced for the admin, and the tool announced itself.
     assert await sync_to_async(QueryTrace.objects.filter(pk=out["trace_id"]).exists)()
