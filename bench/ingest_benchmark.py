@@ -3,9 +3,10 @@
     python bench/ingest_benchmark.py [PATH] [--keep]
 
 Runs in this process, the way `manage.py ingest --in-process` does, into a fresh collection
-that is deleted afterwards (unless --keep). Prints documents per minute, chunks per second
-end to end and for the embedding stage alone, seconds per stage, and peak memory. Model
-loading is timed apart, as a worker pays it once.
+that is then deleted by a deletion job, timed too (unless --keep). Prints documents per
+minute, chunks per second end to end and for the embedding stage alone, seconds per stage
+and each stage's share of the run, the deletion's pace, and peak memory. Model loading is
+timed apart, as a worker pays it once.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import django
 django.setup()
 
 from core.providers.embeddings import embed_texts  # noqa: E402
-from ingestion.documents import delete_document  # noqa: E402
+from ingestion.deletion import create_deletion_job  # noqa: E402
 from ingestion.entities import ChunkInput, extract_entities  # noqa: E402
 from ingestion.jobs import create_job, run_in_process, sources_from_paths  # noqa: E402
 from ingestion.models import Collection, ItemStatus  # noqa: E402
@@ -47,9 +48,9 @@ def main() -> None:
     load_seconds = time.perf_counter() - started
 
     collection = Collection.objects.create(name=f"benchmark-{int(time.time())}")
-    sources = sources_from_paths([args.path])
     started = time.perf_counter()
-    job = create_job(collection=collection, sources=sources)
+    job = create_job(collection=collection, sources=sources_from_paths([args.path]))
+    staging = time.perf_counter() - started
     run_in_process(job)
     total = time.perf_counter() - started
     job.refresh_from_db()
@@ -61,7 +62,7 @@ def main() -> None:
     counts = job.counts()
     done = counts["done"]
     chunks = counts["chunks"]
-    print(f"corpus: {args.path} ({len(sources)} files, {done} ingested, {counts['failed']} failed)")
+    print(f"corpus: {args.path} ({job.total} files, {done} ingested, {counts['failed']} failed)")
     print(f"model loading (once per worker): {load_seconds:.1f} s")
     print(f"end to end: {total:.1f} s; {done / total * 60:.1f} documents/min; "
           f"{chunks / total:.1f} chunks/s ({chunks} chunks)")  # fmt: skip
@@ -70,9 +71,15 @@ def main() -> None:
               "(chunk texts and section names, batched)")  # fmt: skip
     per_stage = ", ".join(f"{k} {v:.1f} s" for k, v in sorted(stages.items()) if k != "total")
     print(f"per stage (summed over files): {per_stage}")
+    final = total - staging - stages.get("total", 0.0)
     print(f"final step (similarity edges, section types): "
-          f"{total - stages.get('total', 0.0):.1f} s, {counts['similarity_edges']} edges, "
+          f"{final:.1f} s, {counts['similarity_edges']} edges, "
           f"{counts['section_types']} section types")  # fmt: skip
+    shares = {"staging": staging, **stages, "final step": final}
+    shares.pop("total", None)
+    print("share of the run: " + ", ".join(
+        f"{k} {v / total:.0%}" for k, v in sorted(shares.items(), key=lambda kv: -kv[1])
+    ))  # fmt: skip
     print(
         f"graph: {counts['edges']} relationships; "
         f"{counts['entities']} entities (per document, summed)"
@@ -81,8 +88,13 @@ def main() -> None:
     for item in job.items.filter(status=ItemStatus.FAILED):
         print(f"  failed: {item.file_path}: {item.error}")
     if not args.keep:
-        for document in collection.documents.all():
-            delete_document(document)
+        started = time.perf_counter()
+        deletion = create_deletion_job(collection=collection, documents=collection.documents.all())
+        run_in_process(deletion)
+        seconds = time.perf_counter() - started
+        left = collection.documents.count()
+        print(f"deleting: {seconds:.1f} s; {deletion.total / seconds * 60:.1f} documents/min; "
+              f"{chunks / seconds:.1f} chunks/s ({left} documents left)")  # fmt: skip
         collection.delete()
 
 

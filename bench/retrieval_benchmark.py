@@ -20,7 +20,6 @@ import re
 import statistics
 import sys
 import time
-from itertools import pairwise
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -35,7 +34,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 
 from core.providers import graph  # noqa: E402
 from core.providers.embeddings import embed_texts  # noqa: E402
-from ingestion import cypher  # noqa: E402
+from ingestion.graph_writer import write_documents_graph  # noqa: E402
 from ingestion.keywords import extract_keywords  # noqa: E402
 from ingestion.models import Chunk, Collection, Document  # noqa: E402
 from ingestion.similarity import link_similar_chunks  # noqa: E402
@@ -86,6 +85,7 @@ def build(collection: Collection, folder: Path, target: int) -> int:
         print(f"  embedded {len(vectors)}/{len(texts)}", end="\r", flush=True)
     print(f"\nembedding {len(texts)} chunks: {time.perf_counter() - started:.0f} s")
     position = 0
+    written: list[Document] = []
     for number, (title, pieces) in enumerate(planned):
         document = Document.objects.create(
             collection=collection,
@@ -98,7 +98,7 @@ def build(collection: Collection, folder: Path, target: int) -> int:
             title=title[:500],
             chunk_count=len(pieces),
         )
-        chunks = Chunk.objects.bulk_create(
+        Chunk.objects.bulk_create(
             Chunk(
                 collection=collection,
                 document=document,
@@ -114,43 +114,13 @@ def build(collection: Collection, folder: Path, target: int) -> int:
             for index, piece in enumerate(pieces)
         )
         position += len(pieces)
-        doc_id = str(document.pk)
-        graph.run_write(
-            cypher.MERGE_DOCUMENT,
-            document_id=doc_id,
-            props={
-                "file_id": doc_id,
-                "file_name": document.file_name,
-                "file_path": document.file_path,
-                "directory_name": document.directory_name,
-                "collection_id": collection.pk,
-                "title": document.title,
-                "format": "txt",
-                "content_hash": document.content_hash,
-            },
-        )
-        rows = [
-            {
-                "id": str(c.pk),
-                "document_id": doc_id,
-                "collection_id": collection.pk,
-                "chunk_index": c.index,
-                "text": c.text,
-                "keywords": list(c.keywords),
-                "header_text": c.header_text,
-                "header_path": c.header_path,
-                "header_level": 1,
-                "token_count": c.token_count,
-                "file_name": document.file_name,
-            }
-            for c in chunks
-        ]
-        graph.run_write(cypher.MERGE_CHUNKS, document_id=doc_id, rows=rows)
-        pairs = [{"previous": str(a.pk), "next": str(b.pk)} for a, b in pairwise(chunks)]
-        if pairs:
-            graph.run_write(cypher.LINK_CHUNK_SEQUENCE, pairs=pairs)
+        written.append(document)
+        if len(written) == 200:
+            write_documents_graph(written)
+            written = []
         if number % 200 == 0:
             print(f"  written {number}/{len(planned)} documents", end="\r", flush=True)
+    write_documents_graph(written)
     started = time.perf_counter()
     edges = link_similar_chunks(collection.documents.values_list("pk", flat=True))
     print(f"\nsimilarity edges: {edges} in {time.perf_counter() - started:.0f} s")

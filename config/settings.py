@@ -284,6 +284,14 @@ INGESTION_SECTION_TYPE_DISTANCE = env.float("INGESTION_SECTION_TYPE_DISTANCE", d
 # Entities and relations: "auto" (the LLM when OPENAI_* is set, else offline), "offline", "llm".
 INGESTION_EXTRACTOR = env.str("INGESTION_EXTRACTOR", default="auto")
 INGESTION_TASK_MAX_RETRIES = env.int("INGESTION_TASK_MAX_RETRIES", default=4)
+# Files a worker claims at once, and chunks it takes through the stages together: larger
+# batches run the model and the databases in fewer, fuller calls; the chunk cap bounds
+# memory whatever the files' length.
+INGESTION_BATCH_FILES = env.int("INGESTION_BATCH_FILES", default=64)
+INGESTION_BATCH_CHUNKS = env.int("INGESTION_BATCH_CHUNKS", default=1000)
+# Threads the embedding model may use while ingesting (0: every core). Queries keep
+# EMBEDDING_TORCH_THREADS; `ingest --workers N` gives each worker its share of the cores.
+INGESTION_TORCH_THREADS = env.int("INGESTION_TORCH_THREADS", default=0)
 # A file claimed by a worker on another host that has been silent this long is taken over.
 INGESTION_STALE_SECONDS = env.int("INGESTION_STALE_SECONDS", default=900)
 # Prefix of entity and section-type ids in the graph, for deployments sharing one graph.

@@ -4,7 +4,9 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from .deletion import create_deletion_job
 from .documents import delete_document
+from .jobs import enqueue
 from .models import (
     Chunk,
     Collection,
@@ -18,6 +20,21 @@ from .models import (
     SectionType,
 )
 from .models.jobs import ITEM_REPORT_FIELDS
+from .progress_bar import progress_figures
+
+
+def start_deletion(
+    admin_view: admin.ModelAdmin, request: HttpRequest, documents: QuerySet[Document]
+) -> None:
+    """One deletion job per collection of the documents, sent to the workers."""
+    for collection in Collection.objects.filter(documents__in=documents).distinct():
+        job = create_deletion_job(collection=collection, documents=documents, user=request.user)
+        enqueue(job)
+        admin_view.message_user(
+            request,
+            f"Deleting {job.total} documents of {collection}: follow job {job.pk} "
+            "under Ingestion jobs.",
+        )
 
 
 @admin.register(Collection)
@@ -25,6 +42,18 @@ class CollectionAdmin(admin.ModelAdmin):
     list_display = ["name", "owner", "created_at"]
     search_fields = ["name"]
     filter_horizontal = ["readers", "reader_groups", "writers", "writer_groups"]
+    actions = ["delete_all_documents"]
+
+    @admin.action(description="Delete all their documents (one job per collection)")
+    def delete_all_documents(self, request: HttpRequest, queryset: QuerySet[Collection]) -> None:
+        start_deletion(self, request, Document.objects.filter(collection__in=queryset))
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Deleting the rows alone would leave the documents' graph and files behind: a
+        # collection is deleted once its documents are.
+        if obj is not None and obj.documents.exists():
+            return False
+        return super().has_delete_permission(request, obj)
 
 
 ITEM_FIELDS = ("file_path", "status", "stage", *ITEM_REPORT_FIELDS, "attempts")
@@ -47,14 +76,17 @@ class IngestionJobAdmin(admin.ModelAdmin):
         "id",
         "collection",
         "status",
+        "kind",
         "progress_percent",
+        "pace",
         "total",
         "created_by",
         "created_at",
         "finished_at",
     ]
-    list_filter = ["status", "collection"]
+    list_filter = ["status", "kind", "collection"]
     readonly_fields = [
+        "kind",
         "collection",
         "created_by",
         "status",
@@ -66,6 +98,7 @@ class IngestionJobAdmin(admin.ModelAdmin):
         "started_at",
         "finished_at",
         "progress_percent",
+        "pace",
         "counts",
     ]
     inlines = [JobItemInline]
@@ -73,6 +106,11 @@ class IngestionJobAdmin(admin.ModelAdmin):
     @admin.display(description="progress")
     def progress_percent(self, job: IngestionJob) -> str:
         return f"{job.progress() * 100:.0f}%"
+
+    @admin.display(description="pace")
+    def pace(self, job: IngestionJob) -> str:
+        """The figures `manage.py ingest` draws: files and chunks done, per second, left."""
+        return progress_figures(job)
 
     @admin.display(description="counts")
     def counts(self, job: IngestionJob) -> str:
@@ -102,10 +140,9 @@ class DocumentAdmin(admin.ModelAdmin):
         actions.pop("delete_selected", None)  # it would leave the graph behind
         return actions
 
-    @admin.action(description="Delete from PostgreSQL and the graph")
+    @admin.action(description="Delete from PostgreSQL and the graph (one job)")
     def delete_everywhere(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
-        for document in queryset:
-            delete_document(document)
+        start_deletion(self, request, queryset)
 
     def delete_model(self, request: HttpRequest, obj: Document) -> None:
         delete_document(obj)

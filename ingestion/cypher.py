@@ -6,32 +6,39 @@ from typing import LiteralString
 
 from .models.entities import LABEL_RE, RELATION_RE
 
-# --- removing a document's subgraph -------------------------------------------------------
+# --- removing documents' subgraphs -------------------------------------------------------
 # Relations a document stated carry its id; entities are shared and stay unless orphaned.
+# Every statement takes a list of document ids, so a batch of files costs one round trip.
 DELETE_DOCUMENT_RELATIONS: LiteralString = """
-MATCH (:Chunk {document_id: $document_id})-[:MENTIONS]->(e:Entity)-[r]->(:Entity)
-WHERE r.document_id = $document_id
+UNWIND $document_ids AS document_id
+MATCH (:Chunk {document_id: document_id})-[:MENTIONS]->(e:Entity)-[r]->(:Entity)
+WHERE r.document_id = document_id
 WITH DISTINCT r
 DELETE r
 """
 DOCUMENT_ENTITY_IDS: LiteralString = """
-MATCH (:Chunk {document_id: $document_id})-[:MENTIONS]->(e:Entity)
+UNWIND $document_ids AS document_id
+MATCH (:Chunk {document_id: document_id})-[:MENTIONS]->(e:Entity)
 RETURN DISTINCT e.id AS id
 """
 DELETE_DOCUMENT_IMAGES: LiteralString = """
-MATCH (:Chunk {document_id: $document_id})-[:HAS_IMAGE]->(i:Image)
+UNWIND $document_ids AS document_id
+MATCH (:Chunk {document_id: document_id})-[:HAS_IMAGE]->(i:Image)
 DETACH DELETE i
 """
 DELETE_DOCUMENT_SECTIONS: LiteralString = """
-MATCH (:Document {id: $document_id})-[:HAS_SECTION]->(s:Section)
+UNWIND $document_ids AS document_id
+MATCH (:Document {id: document_id})-[:HAS_SECTION]->(s:Section)
 DETACH DELETE s
 """
 DELETE_DOCUMENT_CHUNKS: LiteralString = """
-MATCH (c:Chunk {document_id: $document_id})
+UNWIND $document_ids AS document_id
+MATCH (c:Chunk {document_id: document_id})
 DETACH DELETE c
 """
-DELETE_DOCUMENT_NODE: LiteralString = """
-MATCH (d:Document {id: $document_id})
+DELETE_DOCUMENT_NODES: LiteralString = """
+UNWIND $document_ids AS document_id
+MATCH (d:Document {id: document_id})
 DETACH DELETE d
 """
 DELETE_ORPHAN_ENTITIES: LiteralString = """
@@ -44,20 +51,21 @@ RETURN count(*) AS deleted
 
 
 def _merge_document_parts(label: LiteralString, link: LiteralString) -> LiteralString:
-    """Rows as `label` nodes (keyed by id) that the document links to with `link`."""
+    """Rows as `label` nodes (keyed by id) that their document links to with `link`."""
     return f"""
-MATCH (d:Document {{id: $document_id}})
 UNWIND $rows AS row
+MATCH (d:Document {{id: row.document_id}})
 MERGE (n:{label} {{id: row.id}})
 SET n += row
 MERGE (d)-[:{link}]->(n)
 """
 
 
-# --- writing a document's subgraph -------------------------------------------------------
-MERGE_DOCUMENT: LiteralString = """
-MERGE (d:Document {id: $document_id})
-SET d += $props
+# --- writing documents' subgraphs ---------------------------------------------------------
+MERGE_DOCUMENTS: LiteralString = """
+UNWIND $rows AS row
+MERGE (d:Document {id: row.id})
+SET d += row
 """
 MERGE_CHUNKS: LiteralString = _merge_document_parts("Chunk", "HAS_CHUNK")
 LINK_CHUNK_SEQUENCE: LiteralString = """

@@ -1,28 +1,15 @@
-"""Removing a document: its rows, its files, its subgraph, and the entities only it
-mentioned."""
-
-from django.db import transaction
+"""Removing one document: its rows, its files, its subgraph, and the entities only it
+mentioned. Many documents are removed by a deletion job (`deletion.py`)."""
 
 from . import files
-from .graph_writer import remove_document
-from .models import Document, Entity, EntityMention, Image
+from .deletion import delete_rows
+from .graph_writer import remove_documents
+from .models import Document
 from .section_types import refresh_section_types
 
 
 def delete_document(document: Document) -> None:
-    document_id = str(document.pk)
-    with transaction.atomic():
-        entity_ids = set(
-            EntityMention.objects.filter(document=document).values_list("entity_id", flat=True)
-        )
-        stored = [document.file.name] + [
-            name
-            for name in Image.objects.filter(document=document).values_list("file", flat=True)
-            if name
-        ]
-        document.delete()
-        Entity.objects.filter(pk__in=entity_ids, mentions__isnull=True).delete()
-    remove_document(document_id)
-    for name in stored:
+    remove_documents([str(document.pk)])
+    for name in delete_rows([document.pk]):
         files.delete(name)
     refresh_section_types()

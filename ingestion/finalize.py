@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .models import IngestionJob, ItemStatus, JobItem, JobStatus
-from .models.jobs import TERMINAL
+from .models.jobs import TERMINAL, JobKind
 from .progress import publish
 from .section_types import refresh_section_types
 from .similarity import link_similar_chunks
@@ -43,7 +43,9 @@ def finalize_job(job_id: Any) -> IngestionJob | None:
             "document_id", flat=True
         )
     )
-    if done:
+    if job.kind == JobKind.DELETE:
+        job.section_types = refresh_section_types()
+    elif done:
         job.similarity_edges = link_similar_chunks(done)
         job.section_types = refresh_section_types()
     statuses = set(job.items.values_list("status", flat=True))

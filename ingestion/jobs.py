@@ -2,8 +2,10 @@
 what spans documents (similarity edges, section types)."""
 
 import hashlib
+import itertools
 import logging
-from collections.abc import Callable, Iterable
+import os
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -17,7 +19,7 @@ from .finalize import finalize_job
 from .models import Collection, Document, IngestionJob, ItemStatus, JobItem
 from .parsers import ParseError, detect_format
 from .progress import publish
-from .tasks import finalize_job_task, process_item
+from .tasks import finalize_job_task, send_batches
 
 log = logging.getLogger(__name__)
 
@@ -37,24 +39,31 @@ class Source:
     directory: str = ""  # the folder it sat in, when not part of `path`
 
 
-def sources_from_paths(paths: Iterable[Path]) -> list[Source]:
+def sources_from_paths(paths: Iterable[Path]) -> Iterator[Source]:
     """Files named directly keep their name; files found in a folder keep their path below
-    it, so that ingesting the same folder again finds the same documents."""
-    found: list[Source] = []
-    for root in paths:
-        if root.is_file():
-            found.append(_source(root, root.name, root.resolve().parent.name))
-        elif root.is_dir():
-            for path in sorted(p for p in root.rglob("*") if p.is_file()):
-                if path.suffix.lower() in ASSET_SUFFIXES:
-                    continue
-                if not any(part.startswith(".") for part in path.relative_to(root).parts):
-                    found.append(
-                        _source(path, path.relative_to(root).as_posix(), root.resolve().name)
-                    )
-        else:
+    it, so that ingesting the same folder again finds the same documents. The paths are
+    checked now; the files are listed as they are read, folder by folder, so that a
+    folder of any size costs no list of everything in memory."""
+    roots = list(paths)
+    for root in roots:
+        if not root.exists():
             raise FileNotFoundError(f"no such file or folder: {root}")
-    return found
+    return _walk(roots)
+
+
+def _walk(roots: list[Path]) -> Iterator[Source]:
+    for root in roots:
+        if root.is_file():
+            yield _source(root, root.name, root.resolve().parent.name)
+            continue
+        directory = root.resolve().name
+        for folder, subfolders, names in os.walk(root):
+            subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+            for name in sorted(names):
+                path = Path(folder) / name
+                if name.startswith(".") or path.suffix.lower() in ASSET_SUFFIXES:
+                    continue
+                yield _source(path, path.relative_to(root).as_posix(), directory)
 
 
 def _source(path: Path, name: str, directory: str) -> Source:
@@ -67,7 +76,7 @@ def _source(path: Path, name: str, directory: str) -> Source:
     )
 
 
-def _stage_item(job: IngestionJob, source: Source) -> JobItem:
+def _stage_item(job: IngestionJob, source: Source, existing: Document | None) -> JobItem:
     posix = PurePosixPath(source.path)
     directory = posix.parent.name or source.directory or "uploads"
     item = JobItem(
@@ -92,11 +101,9 @@ def _stage_item(job: IngestionJob, source: Source) -> JobItem:
     except ParseError as exc:
         item.status, item.stage, item.error = ItemStatus.FAILED, "failed", str(exc)
         item.finished_at = timezone.now()
-        item.save()
         return item
     item.content_hash = hashlib.sha256(data).hexdigest()
     item.size = len(data)
-    existing = Document.objects.filter(collection=job.collection, file_path=source.path).first()
     if existing and existing.content_hash == item.content_hash and existing.graph_synced:
         item.status, item.stage, item.document = ItemStatus.SKIPPED, "skipped", existing
         item.finished_at = timezone.now()
@@ -109,44 +116,45 @@ def _stage_item(job: IngestionJob, source: Source) -> JobItem:
             name=posix.name,
             data=data,
         )
-    item.save()
     return item
 
 
-def create_job(*, collection: Collection, sources: list[Source], user: Any = None) -> IngestionJob:
-    job = IngestionJob.objects.create(collection=collection, created_by=user, total=len(sources))
-    for source in sources:
-        _stage_item(job, source)
+STAGE_BATCH = 500
+
+
+def create_job(
+    *, collection: Collection, sources: Iterable[Source], user: Any = None
+) -> IngestionJob:
+    """Stage the files (checked, hashed, copied into storage) as a job's items."""
+    job = IngestionJob.objects.create(collection=collection, created_by=user, total=0)
+    remaining = iter(sources)
+    while batch := list(itertools.islice(remaining, STAGE_BATCH)):
+        existing = {
+            d.file_path: d
+            for d in Document.objects.filter(
+                collection=collection, file_path__in=[s.path for s in batch]
+            )
+        }
+        JobItem.objects.bulk_create(_stage_item(job, s, existing.get(s.path)) for s in batch)
+        job.total += len(batch)
+    job.save(update_fields=["total"])
     return job
 
 
 def enqueue(job: IngestionJob) -> None:
     """Send the job's files to the workers once the staging transaction has committed."""
-    queued = list(job.items.filter(status=ItemStatus.QUEUED).values_list("pk", flat=True))
 
     def send() -> None:
-        for item_id in queued:
-            process_item.delay(item_id)
-        if not queued:
+        if not send_batches(job.pk):
             finalize_job_task.delay(str(job.pk))
 
     transaction.on_commit(send)
     publish(job)
 
 
-def run_in_process(job: IngestionJob, *, on_item: Callable[[JobItem], None] | None = None) -> None:
-    """Process the job here, file by file, then its final step (no worker needed)."""
-    from .pipeline import fail_item, run_item
+def run_in_process(job: IngestionJob, *, on_batch: Callable[[], None] | None = None) -> None:
+    """Process the job here, batch after batch, then its final step (no worker needed)."""
+    from .pipeline import run_job_here
 
-    for item_id in job.items.filter(status=ItemStatus.QUEUED).values_list("pk", flat=True):
-        try:
-            run_item(item_id)
-        except Exception as exc:
-            # No retries here: the file fails with the reason and the others go on.
-            log.exception("ingestion of item %s failed", item_id)
-            item = JobItem.objects.get(pk=item_id)
-            if not item.is_terminal:
-                fail_item(item, f"{type(exc).__name__}: {exc}")
-        if on_item is not None:
-            on_item(JobItem.objects.get(pk=item_id))
+    run_job_here(job.pk, on_batch=on_batch)
     finalize_job(job.pk)

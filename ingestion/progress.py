@@ -20,6 +20,7 @@ def job_payload(job: IngestionJob) -> dict[str, Any]:
         "progress": job.progress(),
         "total": job.total,
         "counts": job.counts(),
+        "throughput": job.throughput(),
     }
 
 
@@ -34,12 +35,15 @@ def item_payload(item: JobItem) -> dict[str, Any]:
     }
 
 
-def publish(job: IngestionJob, item: JobItem | None = None) -> None:
+def publish(job: IngestionJob, item: JobItem | None = None, stage: str = "") -> None:
+    """The job's figures; with the file that just failed, or the stage a batch reached."""
     if job.created_by_id is None:
         return
     event: dict[str, Any] = {"type": "ingestion.progress", **job_payload(job)}
     if item is not None:
         event["item"] = item_payload(item)
+    if stage:
+        event["stage"] = stage
     layer = get_channel_layer()
     if layer is None:
         return

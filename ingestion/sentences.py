@@ -22,50 +22,68 @@ _INITIALS = re.compile(r"(?:[a-z]\.)*[a-z]\.?")
 _PAGE_FOOTER = re.compile(r"\bpage \d+ (?:of|/) \d+\s*$", re.IGNORECASE)
 
 
-def _lines(text: str) -> list[str]:
-    """The text's lines without markup; a line ending in ":" takes the list items that
-    follow it ("wears at all times: Hard hat; Safety glasses; Gloves."), which alone would
-    be too short to quote. An item is a bulleted line or a short one that is no sentence."""
-    lines: list[tuple[str, bool]] = []
-    for raw in text.splitlines():
-        line = _BULLET.sub("", raw.strip())
+def _lines(text: str) -> list[tuple[str, int, int]]:
+    """The text's lines without markup, each with where it sits in the text; a line ending
+    in ":" takes the list items that follow it ("wears at all times: Hard hat; Safety
+    glasses; Gloves."), which alone would be too short to quote. An item is a bulleted line
+    or a short one that is no sentence."""
+    lines: list[tuple[str, bool, int, int]] = []
+    offset = 0
+    for raw in text.splitlines(keepends=True):
+        start, offset = offset, offset + len(raw)
+        stripped = raw.strip()
+        line = _BULLET.sub("", stripped)
         if not line or line.startswith(("#", "![", "|---", "```")) or _PAGE_FOOTER.search(line):
             continue
-        lines.append((line, line != raw.strip()))
-    merged: list[str] = []
+        begin = start + len(raw) - len(raw.lstrip()) + len(stripped) - len(line)
+        lines.append((line, line != stripped, begin, begin + len(line)))
+    merged: list[tuple[str, int, int]] = []
     i = 0
     while i < len(lines):
-        line, items = lines[i][0], []
+        line, _, begin, end = lines[i]
+        items: list[str] = []
         if line.endswith(":"):
-            for following, bulleted in lines[i + 1 : i + 1 + LIST_ITEMS]:
+            for following, bulleted, _, item_end in lines[i + 1 : i + 1 + LIST_ITEMS]:
                 short = len(WORD.findall(following)) <= LIST_ITEM_WORDS
                 if following.endswith(":") or not (
                     bulleted or (short and not following.endswith((".", "!", "?")))
                 ):
                     break
                 items.append(following.rstrip(".;,"))
+                end = item_end
         if items:
-            merged.append(f"{line} {'; '.join(items)}.")
+            merged.append((f"{line} {'; '.join(items)}.", begin, end))
             i += 1 + len(items)
         else:
-            merged.append(line)
+            merged.append((line, begin, end))
             i += 1
     return merged
 
 
-def split_sentences(text: str) -> list[str]:
-    """Lines, then sentences within a line; headings, fragments and markup left out."""
-    found: list[str] = []
-    for line in _lines(text):
+def sentence_spans(text: str) -> list[tuple[str, int, int]]:
+    """Lines, then sentences within a line, each with its character range in the text;
+    headings, fragments and markup left out."""
+    found: list[tuple[str, int, int]] = []
+    for line, begin, end in _lines(text):
         start = 0
         for match in _BOUNDARY.finditer(line):
             before = line[start : match.start()].rsplit(" ", 1)[-1].lower()
             if before.rstrip(".") in _ABBREVIATIONS or _INITIALS.fullmatch(before):
                 continue  # "e.g. Python", "B.S. Computer Science", "J. Smith"
-            found.append(line[start : match.start() + 1].strip())
+            found.append(
+                (line[start : match.start() + 1], begin + start, begin + match.start() + 1)
+            )
             start = match.end()
-        found.append(line[start:].strip())
-    return [trim(s) for s in found if len(WORD.findall(s)) >= MIN_WORDS]
+        found.append((line[start:], begin + start, end))
+    return [
+        (trim(s), start, end)
+        for s, start, end in ((s.strip(), a, b) for s, a, b in found)
+        if len(WORD.findall(s)) >= MIN_WORDS
+    ]
+
+
+def split_sentences(text: str) -> list[str]:
+    return [sentence for sentence, _, _ in sentence_spans(text)]
 
 
 def trim(sentence: str) -> str:
@@ -87,6 +105,16 @@ def embedding_input(section: str, sentence: str) -> str:
 
 def chunk_sentence_inputs(section: str, text: str) -> list[str]:
     """What to embed for one chunk: its heading line and its sentences, each once."""
+    return list(chunk_sentence_parts(section, text))
+
+
+def chunk_sentence_parts(section: str, text: str) -> dict[str, tuple[int, int] | None]:
+    """Each embedding input of `chunk_sentence_inputs` with the range of `text` it quotes
+    (None for the heading line, which quotes no text)."""
     heading = heading_line(section)
-    lines = ([heading] if heading else []) + split_sentences(text)
-    return list(dict.fromkeys(embedding_input(section, line) for line in lines))
+    parts: dict[str, tuple[int, int] | None] = {}
+    if heading:
+        parts[embedding_input(section, heading)] = None
+    for sentence, start, end in sentence_spans(text):
+        parts.setdefault(embedding_input(section, sentence), (start, end))
+    return parts

@@ -1,6 +1,7 @@
 from typing import Any
 
 from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.api_fields import StrictInput, TextField
@@ -55,20 +56,35 @@ class JobItemSerializer(serializers.ModelSerializer[JobItem]):
         ]
 
 
+class ThroughputSerializer(serializers.Serializer[Any]):
+    """How far a job is and at what pace: what `manage.py ingest` and the admin show."""
+
+    files_done = serializers.IntegerField()
+    files_total = serializers.IntegerField()
+    chunks_done = serializers.IntegerField()
+    files_per_second = serializers.FloatField()
+    chunks_per_second = serializers.FloatField()
+    elapsed_seconds = serializers.FloatField()
+    seconds_left = serializers.FloatField(allow_null=True, help_text="None until a file is done")
+
+
 class JobSerializer(serializers.ModelSerializer[IngestionJob]):
     progress = serializers.SerializerMethodField()
     counts = serializers.SerializerMethodField()
+    throughput = serializers.SerializerMethodField()
     items = JobItemSerializer(many=True, read_only=True)
 
     class Meta:
         model = IngestionJob
         fields = [
             "id",
+            "kind",
             "collection",
             "status",
             "progress",
             "total",
             "counts",
+            "throughput",
             "error",
             "created_at",
             "started_at",
@@ -81,6 +97,10 @@ class JobSerializer(serializers.ModelSerializer[IngestionJob]):
 
     def get_counts(self, job: IngestionJob) -> dict[str, int]:
         return job.counts()
+
+    @extend_schema_field(ThroughputSerializer)
+    def get_throughput(self, job: IngestionJob) -> dict[str, Any]:
+        return job.throughput()
 
 
 class DocumentSerializer(serializers.ModelSerializer[Document]):

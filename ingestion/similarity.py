@@ -1,14 +1,22 @@
-"""SEMANTICALLY_SIMILAR edges between chunks of different documents of a collection."""
+"""SEMANTICALLY_SIMILAR edges between chunks of different documents of a collection.
+
+Exact nearest neighbours by matrix products over blocks of the collection's vectors: the
+same pairs every run (an index's approximate search is not), memory bounded by the block
+sizes, and far faster than one index search per chunk."""
 
 import uuid
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
 
+import numpy as np
 from django.conf import settings
-from django.db import connection
 
 from core.providers import graph
 
-from . import cypher, sql
+from . import cypher
+from .models import Chunk
+
+BLOCK = 4096  # rows of the collection, and of the job's chunks, multiplied at once
 
 
 def similar_pairs(document_ids: Iterable[uuid.UUID]) -> list[dict[str, object]]:
@@ -17,21 +25,71 @@ def similar_pairs(document_ids: Iterable[uuid.UUID]) -> list[dict[str, object]]:
     ids = list(document_ids)
     if not ids:
         return []
-    with connection.cursor() as cursor:
-        cursor.execute(
-            sql.SIMILAR_CHUNKS,
-            {
-                "document_ids": ids,
-                "per_chunk": settings.INGESTION_SIMILAR_PER_CHUNK,
-                "threshold": settings.INGESTION_SIMILARITY_THRESHOLD,
-            },
-        )
-        rows = cursor.fetchall()
+    by_collection: dict[int, list[tuple[uuid.UUID, uuid.UUID, object]]] = defaultdict(list)
+    for chunk_id, document_id, collection_id, embedding in Chunk.objects.filter(
+        document_id__in=ids
+    ).values_list("id", "document_id", "collection_id", "embedding"):
+        by_collection[collection_id].append((chunk_id, document_id, embedding))
     pairs: dict[tuple[str, str], float] = {}
-    for source, target, score in rows:
-        a, b = sorted((str(source), str(target)))
-        pairs[(a, b)] = max(pairs.get((a, b), 0.0), round(float(score), 4))
+    for collection_id, chunks in by_collection.items():
+        for source, target, score in _nearest(collection_id, chunks):
+            a, b = sorted((str(source), str(target)))
+            pairs[(a, b)] = max(pairs.get((a, b), 0.0), round(score, 4))
     return [{"source": a, "target": b, "score": s} for (a, b), s in sorted(pairs.items())]
+
+
+def _unit(rows: list[object]) -> np.ndarray:
+    matrix = np.asarray(rows, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms == 0, 1.0, norms)
+
+
+def _nearest(
+    collection_id: int, chunks: list[tuple[uuid.UUID, uuid.UUID, object]]
+) -> Iterator[tuple[uuid.UUID, uuid.UUID, float]]:
+    k = settings.INGESTION_SIMILAR_PER_CHUNK
+    documents: dict[uuid.UUID, int] = {}
+    queries = _unit([embedding for _, _, embedding in chunks])
+    query_docs = np.array([documents.setdefault(d, len(documents)) for _, d, _ in chunks])
+    best = np.full((len(chunks), k), -np.inf, dtype=np.float32)
+    best_ids = np.full((len(chunks), k), -1, dtype=np.int64)
+    found: list[uuid.UUID] = []
+    rows = Chunk.objects.filter(collection_id=collection_id).order_by("id")
+    for block in _blocks(rows.values_list("id", "document_id", "embedding").iterator(BLOCK)):
+        vectors = _unit([embedding for _, _, embedding in block])
+        docs = np.array([documents.setdefault(d, len(documents)) for _, d, _ in block])
+        offset = len(found)
+        found += [chunk_id for chunk_id, _, _ in block]
+        for start in range(0, len(chunks), BLOCK):
+            part = slice(start, start + BLOCK)
+            scores = queries[part] @ vectors.T
+            scores[query_docs[part, None] == docs[None, :]] = -np.inf  # not its own document
+            merged = np.hstack([best[part], scores])
+            merged_ids = np.hstack(
+                [best_ids[part], np.broadcast_to(np.arange(offset, len(found)), scores.shape)]
+            )
+            top = np.argsort(-merged, axis=1, kind="stable")[:, :k]
+            best[part] = np.take_along_axis(merged, top, axis=1)
+            best_ids[part] = np.take_along_axis(merged_ids, top, axis=1)
+    threshold = settings.INGESTION_SIMILARITY_THRESHOLD
+    for row, (chunk_id, _, _) in enumerate(chunks):
+        for score, index in zip(best[row], best_ids[row], strict=True):
+            if index >= 0 and score >= threshold:
+                yield chunk_id, found[index], float(score)
+
+
+Row = tuple[uuid.UUID, uuid.UUID, object]
+
+
+def _blocks(rows: Iterable[Row]) -> Iterator[list[Row]]:
+    block: list[Row] = []
+    for row in rows:
+        block.append(row)
+        if len(block) == BLOCK:
+            yield block
+            block = []
+    if block:
+        yield block
 
 
 def link_similar_chunks(document_ids: Iterable[uuid.UUID]) -> int:

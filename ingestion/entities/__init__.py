@@ -24,6 +24,15 @@ def extract_entities(*, title: str, chunks: list[ChunkInput], file_name: str = "
     return extract_offline(title=title, chunks=chunks, file_name=file_name)
 
 
+def extract_entities_many(files: list[tuple[str, list[ChunkInput], str]]) -> list[Extraction]:
+    """`extract_entities` for several files (title, chunks, file name) at once."""
+    if use_llm():
+        return [extract_entities(title=t, chunks=c, file_name=f) for t, c, f in files]
+    from .offline import extract_offline_many
+
+    return extract_offline_many(files)
+
+
 __all__ = [
     "ChunkInput",
     "ExtractedEntity",
@@ -31,5 +40,6 @@ __all__ = [
     "Extraction",
     "entity_name_key",
     "extract_entities",
+    "extract_entities_many",
     "use_llm",
 ]

@@ -52,12 +52,10 @@ def main_person(title: str, chunks: list[ChunkInput], file_name: str) -> str | N
     return None
 
 
-def extract_offline(*, title: str, chunks: list[ChunkInput], file_name: str = "") -> Extraction:
-    result = Extraction(source="offline")
-    nlp = _nlp()
+def _with_headings(chunks: list[ChunkInput]) -> list[ChunkInput]:
     # Headings carry much in résumés ("Senior Engineer, TechCorp (2020 - Present)"), so the
     # text read is the heading and the chunk together.
-    chunks = [
+    return [
         ChunkInput(
             c.index,
             f"{c.header_text}\n{c.text}" if c.header_text else c.text,
@@ -66,8 +64,26 @@ def extract_offline(*, title: str, chunks: list[ChunkInput], file_name: str = ""
         )
         for c in chunks
     ]
-    texts = [c.text for c in chunks]
-    docs = list(nlp.pipe(texts, batch_size=32)) if texts else []
+
+
+def extract_offline(*, title: str, chunks: list[ChunkInput], file_name: str = "") -> Extraction:
+    return extract_offline_many([(title, chunks, file_name)])[0]
+
+
+def extract_offline_many(files: list[tuple[str, list[ChunkInput], str]]) -> list[Extraction]:
+    """Several files (title, chunks, file name) with one pass of the recognizer over all
+    their chunks, which batches far better than a pass per file."""
+    inputs = [_with_headings(chunks) for _, chunks, _ in files]
+    texts = [c.text for chunks in inputs for c in chunks]
+    docs = iter(list(_nlp().pipe(texts, batch_size=64)) if texts else [])
+    return [
+        _extract(title, chunks, file_name, [next(docs) for _ in chunks])
+        for (title, _, file_name), chunks in zip(files, inputs, strict=True)
+    ]
+
+
+def _extract(title: str, chunks: list[ChunkInput], file_name: str, docs: list[Any]) -> Extraction:
+    result = Extraction(source="offline")
 
     full_names: dict[str, str] = {}  # name -> name, in order of appearance
     spans_by_chunk = [

@@ -3,6 +3,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class JobStatus(models.TextChoices):
@@ -45,8 +46,14 @@ STAGE_PROGRESS = {
 }
 
 
+class JobKind(models.TextChoices):
+    INGEST = "ingest"
+    DELETE = "delete"  # its items are documents to remove
+
+
 class IngestionJob(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    kind = models.CharField(max_length=10, choices=JobKind.choices, default=JobKind.INGEST)
     collection = models.ForeignKey(
         "ingestion.Collection", on_delete=models.CASCADE, related_name="jobs"
     )
@@ -87,6 +94,28 @@ class IngestionJob(models.Model):
         # The final step (similarity edges, section types) is the last few percent.
         return round(min(done / self.total, 1.0) * 0.95, 4)
 
+    def throughput(self) -> dict[str, Any]:
+        """Files and chunks finished, per second since the job started, and the seconds
+        left at that pace (None until a file is finished)."""
+        finished = self.items.filter(status__in=TERMINAL).aggregate(
+            files=models.Count("id"), chunks=models.Sum("chunk_count")
+        )
+        files, chunks = finished["files"] or 0, finished["chunks"] or 0
+        end = self.finished_at or timezone.now()
+        elapsed = (end - self.started_at).total_seconds() if self.started_at else 0.0
+        per_second = files / elapsed if elapsed > 0 else 0.0
+        left = self.total - files
+        seconds_left = round(left / per_second, 1) if per_second else None
+        return {
+            "files_done": files,
+            "files_total": self.total,
+            "chunks_done": chunks,
+            "files_per_second": round(per_second, 2),
+            "chunks_per_second": round(chunks / elapsed, 2) if elapsed > 0 else 0.0,
+            "elapsed_seconds": round(elapsed, 1),
+            "seconds_left": seconds_left if left else 0.0,
+        }
+
     def counts(self) -> dict[str, Any]:
         by_status = dict(self.items.values_list("status").annotate(n=models.Count("id")).order_by())
         totals = self.items.aggregate(
@@ -111,6 +140,8 @@ class JobItem(models.Model):
     document = models.ForeignKey(
         "ingestion.Document", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The document a deletion job removes (kept once the row, and `document`, are gone).
+    target = models.UUIDField(null=True, blank=True)
     file_name = models.CharField(max_length=255)
     file_path = models.CharField(max_length=1000)
     directory_name = models.CharField(max_length=255, blank=True)
@@ -131,6 +162,7 @@ class JobItem(models.Model):
     timings = models.JSONField(default=dict, blank=True)  # seconds per stage
     error = models.TextField(blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    # Who holds the file ("host:pid") while it is processed, and who processed it after.
     worker = models.CharField(max_length=200, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from chat.orchestrator.answers.extractive import sentence_vectors
-from core.providers.embeddings import embed_texts
+from core.providers.embeddings import embed_texts, embed_with_parts
 from core.providers.query_embeddings import embed_query, embed_query_soon, forget_queries
 from ingestion.models import Chunk, Collection, SentenceVector
 from ingestion.sentences import chunk_sentence_inputs, embedding_input, heading_line
@@ -38,10 +38,37 @@ def test_every_sentence_of_every_chunk_is_embedded_with_its_section(
     for chunk in chunks:
         section = chunk.section.name if chunk.section else ""
         assert sorted(_stored(chunk)) == sorted(chunk_sentence_inputs(section, chunk.text))
-    # A quoted line carries its heading: "Python, Go" embeds as the Skills section's.
-    some = SentenceVector.objects.filter(chunk__collection=ingested).first()
-    assert some is not None
-    assert np.allclose(some.embedding, embed_texts([some.text])[0], atol=1e-4)
+
+
+def test_sentence_vectors_come_from_the_chunks_pass_and_stand_for_their_sentence(
+    ingested: Collection,
+) -> None:
+    """Pooled from the chunk's tokens, not embedded alone, yet a sentence of some length is
+    nearer to what it embeds as alone than any other sentence of its chunk is."""
+    checked = 0
+    for chunk in Chunk.objects.filter(collection=ingested):
+        rows = list(chunk.sentence_vectors.all())
+        pooled = np.array([r.embedding for r in rows])
+        alone = np.array(embed_texts([r.text for r in rows]))
+        assert not np.allclose(pooled, alone, atol=1e-3)  # no second model pass
+        scores = pooled @ alone.T
+        for i, row in enumerate(rows):
+            if len(row.text.split(": ", 1)[-1].split()) >= 8:
+                assert scores[i].argmax() == i, row.text
+                checked += 1
+    assert checked >= 3
+
+
+def test_a_part_covering_the_whole_text_is_the_texts_own_vector() -> None:
+    text = "Crews log overtime hours in the time sheet before the end of each week."
+    vectors, parts = embed_with_parts(
+        [text, "Short."], [[[(0, len(text))], [(0, 5)]], [[(90, 99)]]]
+    )
+    whole, first_word = parts[0]
+    assert whole is not None and first_word is not None
+    assert float(np.dot(vectors[0], whole)) > 0.99
+    assert 0.3 < float(np.dot(vectors[0], first_word)) < 0.99  # "Crews" alone
+    assert parts[1] == [None]  # a range the text does not reach
 
 
 def test_answers_read_stored_vectors_and_embed_only_what_is_missing(

@@ -7,9 +7,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
+from ingestion.embedding import ChunkText, embed_chunks
 from ingestion.models import Chunk, SentenceVector
-from ingestion.pipeline import embed_by_length
-from ingestion.sentences import chunk_sentence_inputs
 
 BATCH_CHUNKS = 64
 
@@ -28,15 +27,16 @@ class Command(BaseCommand):
         done = stored = 0
         for start in range(0, len(pending), BATCH_CHUNKS):
             batch = list(chunks.filter(pk__in=pending[start : start + BATCH_CHUNKS]))
-            inputs = [
-                chunk_sentence_inputs(chunk.section.name if chunk.section else "", chunk.text)
-                for chunk in batch
-            ]
-            vectors = iter(embed_by_length([text for group in inputs for text in group]))
+            _, sentences = embed_chunks(
+                [
+                    ChunkText(c.section.name if c.section else "", c.header_text, c.text)
+                    for c in batch
+                ]
+            )
             rows = [
-                SentenceVector(chunk=chunk, text=text, embedding=next(vectors))
-                for chunk, group in zip(batch, inputs, strict=True)
-                for text in group
+                SentenceVector(chunk=chunk, text=text, embedding=vector)
+                for chunk, group in zip(batch, sentences, strict=True)
+                for text, vector in group
             ]
             with transaction.atomic():
                 SentenceVector.objects.bulk_create(rows)

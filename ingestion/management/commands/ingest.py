@@ -1,14 +1,15 @@
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from celery import current_app
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ingestion.jobs import create_job, enqueue, run_in_process, sources_from_paths
+from ingestion.jobs import create_job, enqueue, sources_from_paths
+from ingestion.local_workers import start_workers, stop_workers
 from ingestion.models import Collection, IngestionJob, ItemStatus, JobItem
+from ingestion.progress_bar import follow, run_here, send
 
 
 def worker_listening() -> bool:
@@ -39,8 +40,16 @@ class Command(BaseCommand):
             help="wait for the job with a progress bar (runs it here when no worker listens)",
         )
         parser.add_argument("--in-process", action="store_true", help="run here, not on Celery")
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=0,
+            help="start N Celery workers on this machine for the job, stopped at its end",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["workers"] < 0 or (options["workers"] and options["in_process"]):
+            raise CommandError("--workers takes a positive number and excludes --in-process")
         try:
             sources = sources_from_paths(options["paths"])
         except FileNotFoundError as exc:
@@ -54,47 +63,30 @@ class Command(BaseCommand):
         job = create_job(collection=collection, sources=sources)
         skipped = job.items.filter(status=ItemStatus.SKIPPED).count()
         self.stdout.write(
-            f"job {job.pk}: {len(sources)} files into {'new ' if created else ''}collection "
+            f"job {job.pk}: {job.total} files into {'new ' if created else ''}collection "
             f"{collection.name!r} ({skipped} unchanged)"
         )
-        local = options["in_process"] or (options["wait"] and not worker_listening())
-        if local:
+        if options["workers"]:
+            self._with_local_workers(job, options["workers"])
+        elif options["in_process"] or (options["wait"] and not worker_listening()):
             if not options["in_process"]:
                 self.stdout.write("no worker listens on the queue: processing here")
-            run_in_process(job, on_item=lambda item: self._bar(job))
-        else:
-            enqueue(job)
-            if not options["wait"]:
-                self.stdout.write("queued; follow it in the admin or at /api/ingestion/jobs/")
-                return
-            while True:
-                job.refresh_from_db()
-                self._bar(job)
-                if job.is_finished:
-                    break
-                time.sleep(0.5)
-        job.refresh_from_db()
-        self._bar(job)
-        self.stdout.write("")
+            run_here(job, self.stdout)
+        elif not send(job, self.stdout, wait=options["wait"]):
+            return
         self._summary(job)
 
-    def _bar(self, job: IngestionJob) -> None:
-        job.refresh_from_db()
-        done = job.items.filter(
-            status__in=[ItemStatus.DONE, ItemStatus.SKIPPED, ItemStatus.FAILED]
-        ).count()
-        fraction = job.progress()
-        width = 30
-        filled = int(width * fraction)
-        bar = "#" * filled + "." * (width - filled)
-        line = f"[{bar}] {fraction * 100:5.1f}%  {done}/{job.total} files"
-        if sys.stdout.isatty():
-            self.stdout.write(f"\r{line}", ending="")
-            self.stdout.flush()
-        else:
-            self.stdout.write(line)
+    def _with_local_workers(self, job: IngestionJob, count: int) -> None:
+        workers = start_workers(count, settings.VAR_DIR)
+        self.stdout.write(f"started {count} workers on this machine")
+        try:
+            enqueue(job)
+            follow(job, self.stdout, workers_alive=lambda: any(w.poll() is None for w in workers))
+        finally:
+            stop_workers(workers)
 
     def _summary(self, job: IngestionJob) -> None:
+        job.refresh_from_db()
         counts = job.counts()
         self.stdout.write(
             f"{job.status}: {counts['done']} ingested, {counts['skipped']} unchanged, "

@@ -126,15 +126,12 @@ class Command(BaseCommand):
         sources = [_source(p.path, p.text.encode()) for p in found]
         job = create_job(collection=collection, sources=sources)
         self.stdout.write(f"job {job.pk}: {len(sources)} passages into {collection.name!r}")
-        done = 0
 
-        def progress(item: Any) -> None:
-            nonlocal done
-            done += 1
-            if done % 100 == 0:
-                self.stdout.write(f"  {done}/{len(sources)}")
+        def progress() -> None:
+            done = job.items.exclude(status__in=["queued", "processing"]).count()
+            self.stdout.write(f"  {done}/{len(sources)}")
 
-        run_in_process(job, on_item=progress)
+        run_in_process(job, on_batch=progress)
         # Edges between passages of an earlier, interrupted load are made here too.
         link_similar_chunks(collection.documents.values_list("pk", flat=True))
         job.refresh_from_db()
