@@ -51,14 +51,6 @@ def remove_documents(document_ids: list[str]) -> None:
     delete_orphan_entities(entity_ids)
 
 
-def remove_document(document_id: str) -> None:
-    remove_documents([document_id])
-
-
-def write_document_graph(document: Document) -> int:
-    return write_documents_graph([document])[document.pk]
-
-
 def write_documents_graph(documents: list[Document]) -> dict[Any, int]:
     """Replace the documents' subgraphs; returns each one's number of relationships."""
     ids = [str(d.pk) for d in documents]

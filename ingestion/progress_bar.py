@@ -57,8 +57,16 @@ def follow(
     stdout.write("")
 
 
-def run_here(job: IngestionJob, stdout: OutputWrapper) -> None:
-    run_in_process(job, on_batch=lambda: draw(job, stdout))
+def run_here(job: IngestionJob, stdout: OutputWrapper, every: float = 1.0) -> None:
+    drawn = 0.0
+
+    def on_batch() -> None:
+        nonlocal drawn
+        if time.monotonic() - drawn >= every:  # the figures cost a query over every file
+            draw(job, stdout)
+            drawn = time.monotonic()
+
+    run_in_process(job, on_batch=on_batch)
     draw(job, stdout)
     stdout.write("")
 

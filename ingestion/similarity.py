@@ -48,6 +48,8 @@ def _nearest(
     collection_id: int, chunks: list[tuple[uuid.UUID, uuid.UUID, object]]
 ) -> Iterator[tuple[uuid.UUID, uuid.UUID, float]]:
     k = settings.INGESTION_SIMILAR_PER_CHUNK
+    if k < 1:
+        return
     documents: dict[uuid.UUID, int] = {}
     queries = _unit([embedding for _, _, embedding in chunks])
     query_docs = np.array([documents.setdefault(d, len(documents)) for _, d, _ in chunks])
@@ -68,7 +70,7 @@ def _nearest(
             merged_ids = np.hstack(
                 [best_ids[part], np.broadcast_to(np.arange(offset, len(found)), scores.shape)]
             )
-            top = np.argsort(-merged, axis=1, kind="stable")[:, :k]
+            top = np.argpartition(-merged, k - 1, axis=1)[:, :k]
             best[part] = np.take_along_axis(merged, top, axis=1)
             best_ids[part] = np.take_along_axis(merged_ids, top, axis=1)
     threshold = settings.INGESTION_SIMILARITY_THRESHOLD

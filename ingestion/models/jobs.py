@@ -43,6 +43,7 @@ STAGE_PROGRESS = {
     "entities": 0.55,
     "saving": 0.75,
     "graph": 0.85,
+    "deleting": 0.5,
 }
 
 
@@ -88,9 +89,16 @@ class IngestionJob(models.Model):
             return 1.0
         if not self.total:
             return 0.0
-        done = 0.0
-        for status, stage in self.items.values_list("status", "stage"):
-            done += 1.0 if status in TERMINAL else STAGE_PROGRESS.get(stage, 0.0)
+        reached = models.Case(
+            models.When(status__in=TERMINAL, then=models.Value(1.0)),
+            *(
+                models.When(stage=stage, then=models.Value(share))
+                for stage, share in STAGE_PROGRESS.items()
+            ),
+            default=models.Value(0.0),
+            output_field=models.FloatField(),
+        )
+        done = self.items.aggregate(done=models.Sum(reached))["done"] or 0.0
         # The final step (similarity edges, section types) is the last few percent.
         return round(min(done / self.total, 1.0) * 0.95, 4)
 
@@ -170,6 +178,8 @@ class JobItem(models.Model):
 
     class Meta:
         ordering = ["job", "id"]
+        # Workers claim a job's queued files, and look for its abandoned ones, by status.
+        indexes = [models.Index(fields=["job", "status"], name="jobitem_job_status")]
 
     def __str__(self) -> str:
         return f"{self.file_path} ({self.status})"

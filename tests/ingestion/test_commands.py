@@ -128,7 +128,7 @@ def _graph_counts(collection: Collection) -> dict[str, int]:
 @pytest.mark.usefixtures("cleanup_documents")
 def test_rebuild_graph_restores_what_postgresql_holds(tmp_path: Path) -> None:
     from core.providers import graph
-    from ingestion.graph_writer import remove_document
+    from ingestion.graph_writer import remove_documents
     from ingestion.models import Chunk
 
     (tmp_path / "overtime.md").write_text(samples.POLICY_MD)
@@ -141,7 +141,7 @@ def test_rebuild_graph_restores_what_postgresql_holds(tmp_path: Path) -> None:
     assert ingested["mentions"] > 0
 
     for document in Document.objects.filter(collection=collection):
-        remove_document(str(document.pk))  # as if the graph server had been lost
+        remove_documents([str(document.pk)])  # as if the graph server had been lost
     assert _graph_counts(collection)["chunks"] == 0
 
     out = StringIO()
