@@ -38,14 +38,10 @@ def finalize_job(job_id: Any) -> IngestionJob | None:
     if job is None:
         return None
     publish(job)
-    done = list(
-        job.items.filter(status=ItemStatus.DONE, document__isnull=False).values_list(
-            "document_id", flat=True
-        )
-    )
+    done = job.items.filter(status=ItemStatus.DONE, document__isnull=False).values("document_id")
     if job.kind == JobKind.DELETE:
         job.section_types = refresh_section_types()
-    elif done:
+    elif done.exists():
         job.similarity_edges = link_similar_chunks(done)
         job.section_types = refresh_section_types()
     statuses = set(job.items.values_list("status", flat=True))

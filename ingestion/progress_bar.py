@@ -79,3 +79,15 @@ def send(job: IngestionJob, stdout: OutputWrapper, *, wait: bool) -> bool:
         return False
     follow(job, stdout)
     return True
+
+
+def summary_line(job: IngestionJob) -> str:
+    job.refresh_from_db()
+    counts = job.counts()
+    return (
+        f"{job.status}: {counts['done']} ingested, {counts['skipped']} unchanged, "
+        f"{counts['failed']} failed; {counts['chunks']} chunks, "
+        f"{counts['sections']} sections, {counts['entities']} entities, "
+        f"{counts['edges']} graph edges, {counts['similarity_edges']} similarity edges, "
+        f"{counts['section_types']} section types"
+    )

@@ -7,9 +7,11 @@ sizes, and far faster than one index search per chunk."""
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import numpy as np
 from django.conf import settings
+from django.db.models import QuerySet
 
 from core.providers import graph
 
@@ -19,16 +21,15 @@ from .models import Chunk
 BLOCK = 4096  # rows of the collection, and of the job's chunks, multiplied at once
 
 
-def similar_pairs(document_ids: Iterable[uuid.UUID]) -> list[dict[str, object]]:
+def similar_pairs(document_ids: Iterable[uuid.UUID] | QuerySet[Any]) -> list[dict[str, object]]:
     """Each chunk of these documents with its nearest neighbours above the threshold; a
     pair found from both sides is kept once, in a fixed direction."""
-    ids = list(document_ids)
-    if not ids:
-        return []
     by_collection: dict[int, list[tuple[uuid.UUID, uuid.UUID, object]]] = defaultdict(list)
-    for chunk_id, document_id, collection_id, embedding in Chunk.objects.filter(
-        document_id__in=ids
-    ).values_list("id", "document_id", "collection_id", "embedding"):
+    # A queryset of ids stays a subquery: a job of 100,000 files sends no list of them.
+    wanted = Chunk.objects.filter(document_id__in=document_ids)
+    for chunk_id, document_id, collection_id, embedding in wanted.values_list(
+        "id", "document_id", "collection_id", "embedding"
+    ).iterator(BLOCK):
         by_collection[collection_id].append((chunk_id, document_id, embedding))
     pairs: dict[tuple[str, str], float] = {}
     for collection_id, chunks in by_collection.items():
@@ -94,7 +95,7 @@ def _blocks(rows: Iterable[Row]) -> Iterator[list[Row]]:
         yield block
 
 
-def link_similar_chunks(document_ids: Iterable[uuid.UUID]) -> int:
+def link_similar_chunks(document_ids: Iterable[uuid.UUID] | QuerySet[Any]) -> int:
     rows = similar_pairs(document_ids)
     for start in range(0, len(rows), 500):
         graph.run_write(cypher.MERGE_SIMILAR_CHUNKS, rows=rows[start : start + 500])

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from ingestion.jobs import create_job, enqueue, sources_from_paths
 from ingestion.local_workers import start_workers, stop_workers
 from ingestion.models import Collection, IngestionJob, ItemStatus, JobItem
-from ingestion.progress_bar import follow, run_here, send
+from ingestion.progress_bar import follow, run_here, send, summary_line
 
 
 def worker_listening() -> bool:
@@ -86,15 +86,7 @@ class Command(BaseCommand):
             stop_workers(workers)
 
     def _summary(self, job: IngestionJob) -> None:
-        job.refresh_from_db()
-        counts = job.counts()
-        self.stdout.write(
-            f"{job.status}: {counts['done']} ingested, {counts['skipped']} unchanged, "
-            f"{counts['failed']} failed; {counts['chunks']} chunks, "
-            f"{counts['sections']} sections, {counts['entities']} entities, "
-            f"{counts['edges']} graph edges, {counts['similarity_edges']} similarity edges, "
-            f"{counts['section_types']} section types"
-        )
+        self.stdout.write(summary_line(job))
         failed: list[JobItem] = list(job.items.filter(status=ItemStatus.FAILED))
         for item in failed:
             self.stderr.write(f"  failed: {item.file_path}: {item.error}")

@@ -7,7 +7,13 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ingestion.models import Collection
-from ingestion.services import Source, create_job, link_similar_chunks, run_in_process
+from ingestion.services import (
+    Source,
+    create_job,
+    link_similar_chunks,
+    run_in_process,
+    summary_line,
+)
 from retrieval.evaluation.docqa import (
     DATASETS,
     DatasetError,
@@ -134,10 +140,4 @@ class Command(BaseCommand):
         run_in_process(job, on_batch=progress)
         # Edges between passages of an earlier, interrupted load are made here too.
         link_similar_chunks(collection.documents.values_list("pk", flat=True))
-        job.refresh_from_db()
-        counts = job.counts()
-        self.stdout.write(
-            f"{job.status}: {counts['done']} ingested, {counts['skipped']} unchanged, "
-            f"{counts['failed']} failed; {counts['chunks']} chunks, "
-            f"{counts['similarity_edges']} similarity edges"
-        )
+        self.stdout.write(summary_line(job))
