@@ -61,21 +61,21 @@ def finalize_job_task(self: Task, job_id: str) -> None:
 
 
 def recover_interrupted() -> tuple[list[int], list[str]]:
-    """Files and final steps whose worker died: put back in the queue. Returns the files'
-    ids and the jobs whose final step was sent again."""
+    """Files and final steps whose worker died go back in the queue, and every unfinished
+    job is sent again (its messages may have been lost with the broker; a message that
+    finds nothing queued costs nothing). Returns the files put back and the jobs whose
+    final step was sent again."""
     items: list[int] = []
     jobs = []
     for job in IngestionJob.objects.exclude(status__in=[JobStatus.DONE, JobStatus.FAILED]):
-        requeued = requeue_abandoned(job.pk)
-        items += requeued
-        if all_items_finished(job.pk):
-            if not (
-                job.status == JobStatus.FINALIZING and holder_alive(job.worker, job.heartbeat_at)
-            ):
-                jobs.append(str(job.pk))
-                finalize_job_task.delay(str(job.pk))
-        elif requeued:
+        items += requeue_abandoned(job.pk)
+        if not all_items_finished(job.pk):
             send_batches(job.pk)
+        elif not (
+            job.status == JobStatus.FINALIZING and holder_alive(job.worker, job.heartbeat_at)
+        ):
+            jobs.append(str(job.pk))
+            finalize_job_task.delay(str(job.pk))
     return items, jobs
 
 
