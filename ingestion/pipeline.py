@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.db import reset_queries
 from django.db.models import F
 from django.utils import timezone
 
@@ -61,36 +62,44 @@ def run_batch(job_id: object, *, give_up: bool = False) -> int:
     items = claim_batch(job_id)
     if not items:
         return 0
+    # With DEBUG on, Django logs every query of the process (multi-row inserts of vectors
+    # are megabytes each): a long job would grow without bound. Keep one batch's.
+    reset_queries()
     try:
-        if items[0].job.kind == JobKind.DELETE:
-            delete_items(items)
-        else:
-            process_items(items)
+        try:
+            _process(items)
+        except transient_errors():
+            raise
+        except Exception as exc:
+            # Not a passing trouble, nor the database's verdict on one file: find the file.
+            log.exception("a batch of %d files failed", len(items))
+            if len(items) == 1:
+                fail_item(items[0], f"{type(exc).__name__}: {exc}")
+            for item in _unfinished(items) if len(items) > 1 else []:
+                _process_alone(item)
     except transient_errors() as exc:
         if not give_up:
-            release_items(items)
+            release_items(_unfinished(items))
             raise
         for item in _unfinished(items):
             fail_item(item, f"gave up after {item.attempts} attempts: {exc}")
-    except Exception as exc:
-        # Not a passing trouble, and not the database's verdict on one file: find the file.
-        log.exception("a batch of %d files failed", len(items))
-        if len(items) == 1:
-            fail_item(items[0], f"{type(exc).__name__}: {exc}")
-        else:
-            for item in _unfinished(items):
-                _process_alone(item)
     return len(items)
+
+
+def _process(items: list[JobItem]) -> None:
+    if items[0].job.kind == JobKind.DELETE:
+        delete_items(items)
+    else:
+        process_items(items)
 
 
 def _process_alone(item: JobItem) -> None:
     try:
-        process_items([item])
+        _process([item])
     except transient_errors():
-        release_items([item])
         raise
     except Exception as exc:
-        log.exception("ingestion of %s failed", item.file_path)
+        log.exception("%s failed", item.file_path)
         fail_item(item, f"{type(exc).__name__}: {exc}")
 
 
