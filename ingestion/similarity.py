@@ -18,22 +18,26 @@ from core.providers import graph
 from . import cypher
 from .models import Chunk
 
-BLOCK = 4096  # rows of the collection, and of the job's chunks, multiplied at once
+BLOCK = 4096  # rows of the collection multiplied at once
+QUERY_BLOCK = 1024  # rows of the job's chunks: with BLOCK, about 100 MB of scores and ids
 
 
 def similar_pairs(document_ids: Iterable[uuid.UUID] | QuerySet[Any]) -> list[dict[str, object]]:
     """Each chunk of these documents with its nearest neighbours above the threshold; a
     pair found from both sides is kept once, in a fixed direction."""
-    by_collection: dict[int, list[tuple[uuid.UUID, uuid.UUID, object]]] = defaultdict(list)
+    by_collection: dict[int, list[tuple[uuid.UUID, uuid.UUID]]] = defaultdict(list)
+    vectors: dict[int, list[object]] = defaultdict(list)
     # A queryset of ids stays a subquery: a job of 100,000 files sends no list of them.
     wanted = Chunk.objects.filter(document_id__in=document_ids)
     for chunk_id, document_id, collection_id, embedding in wanted.values_list(
         "id", "document_id", "collection_id", "embedding"
     ).iterator(BLOCK):
-        by_collection[collection_id].append((chunk_id, document_id, embedding))
+        by_collection[collection_id].append((chunk_id, document_id))
+        vectors[collection_id].append(embedding)
     pairs: dict[tuple[str, str], float] = {}
     for collection_id, chunks in by_collection.items():
-        for source, target, score in _nearest(collection_id, chunks):
+        queries = _unit(vectors.pop(collection_id))  # one copy of the vectors, not two
+        for source, target, score in _nearest(collection_id, chunks, queries):
             a, b = sorted((str(source), str(target)))
             pairs[(a, b)] = max(pairs.get((a, b), 0.0), round(score, 4))
     return [{"source": a, "target": b, "score": s} for (a, b), s in sorted(pairs.items())]
@@ -46,14 +50,13 @@ def _unit(rows: list[object]) -> np.ndarray:
 
 
 def _nearest(
-    collection_id: int, chunks: list[tuple[uuid.UUID, uuid.UUID, object]]
+    collection_id: int, chunks: list[tuple[uuid.UUID, uuid.UUID]], queries: np.ndarray
 ) -> Iterator[tuple[uuid.UUID, uuid.UUID, float]]:
     k = settings.INGESTION_SIMILAR_PER_CHUNK
     if k < 1:
         return
     documents: dict[uuid.UUID, int] = {}
-    queries = _unit([embedding for _, _, embedding in chunks])
-    query_docs = np.array([documents.setdefault(d, len(documents)) for _, d, _ in chunks])
+    query_docs = np.array([documents.setdefault(d, len(documents)) for _, d in chunks])
     best = np.full((len(chunks), k), -np.inf, dtype=np.float32)
     best_ids = np.full((len(chunks), k), -1, dtype=np.int64)
     found: list[uuid.UUID] = []
@@ -63,8 +66,8 @@ def _nearest(
         docs = np.array([documents.setdefault(d, len(documents)) for _, d, _ in block])
         offset = len(found)
         found += [chunk_id for chunk_id, _, _ in block]
-        for start in range(0, len(chunks), BLOCK):
-            part = slice(start, start + BLOCK)
+        for start in range(0, len(chunks), QUERY_BLOCK):
+            part = slice(start, start + QUERY_BLOCK)
             scores = queries[part] @ vectors.T
             scores[query_docs[part, None] == docs[None, :]] = -np.inf  # not its own document
             merged = np.hstack([best[part], scores])
@@ -75,7 +78,7 @@ def _nearest(
             best[part] = np.take_along_axis(merged, top, axis=1)
             best_ids[part] = np.take_along_axis(merged_ids, top, axis=1)
     threshold = settings.INGESTION_SIMILARITY_THRESHOLD
-    for row, (chunk_id, _, _) in enumerate(chunks):
+    for row, (chunk_id, _) in enumerate(chunks):
         for score, index in zip(best[row], best_ids[row], strict=True):
             if index >= 0 and score >= threshold:
                 yield chunk_id, found[index], float(score)
