@@ -43,16 +43,20 @@ def requeue_abandoned(job_id: Any) -> list[int]:
     """Files held by a worker that died (its process gone, or silent for too long) go back
     in the queue; returns their ids."""
     abandoned = [
-        pk
+        (pk, holder)
         for pk, holder, heartbeat in JobItem.objects.filter(
             job_id=job_id, status=ItemStatus.PROCESSING
         ).values_list("pk", "worker", "heartbeat_at")
         if not holder_alive(holder, heartbeat)
     ]
-    JobItem.objects.filter(pk__in=abandoned, status=ItemStatus.PROCESSING).update(
-        status=ItemStatus.QUEUED, worker=""
-    )
-    return abandoned
+    requeued = []
+    for pk, holder in abandoned:
+        # Still held by the dead holder: another process may have taken it up meanwhile.
+        if JobItem.objects.filter(pk=pk, status=ItemStatus.PROCESSING, worker=holder).update(
+            status=ItemStatus.QUEUED, worker=""
+        ):
+            requeued.append(pk)
+    return requeued
 
 
 def claim_batch(job_id: Any, limit: int | None = None) -> list[JobItem]:
