@@ -22,6 +22,7 @@ from ingestion.section_types import refresh_section_types
 from retrieval.models import ChunkTerm, KeywordStatistics
 
 from . import samples
+from .conftest import NAMESPACE
 from .helpers import count, ingest
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cleanup_documents")]
@@ -73,7 +74,8 @@ def test_deleting_a_folder_is_one_job_and_leaves_no_orphan() -> None:
         )
         == 0
     )
-    assert count("MATCH (e:Entity) WHERE NOT (e)<-[:MENTIONS]-(:Chunk) RETURN count(e) AS n") == 0
+    orphans = "MATCH (e:Entity) WHERE e.id STARTS WITH $ns AND NOT (e)<-[:MENTIONS]-(:Chunk)"
+    assert count(orphans + " RETURN count(e) AS n", ns=NAMESPACE) == 0
     assert (
         count("MATCH (c:Chunk {document_id: $id}) RETURN count(c) AS n", id=str(kept.pk))
         == kept.chunk_count
