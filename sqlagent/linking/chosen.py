@@ -67,7 +67,8 @@ def choose(links: list[Link], preferred: Preferred = frozenset()) -> Chosen:
     by_span: dict[tuple[int, int], list[Link]] = {}
     for link in links:
         by_span.setdefault((link.start, link.end), []).append(link)
-    spans = sorted(by_span, key=lambda s: -max(_strength(x) for x in by_span[s]))
+    # Ties go by position and then by name, so that every process reads a question alike.
+    spans = sorted(by_span, key=lambda s: (-max(_strength(x) for x in by_span[s]), s))
     taken: set[int] = set()
     kept: list[list[Link]] = []
     for span in spans:
@@ -101,7 +102,8 @@ def _pick(group: list[Link], named_at: dict[str, list[int]], preferred: Preferre
         confirmed = (element.table.lower(), (element.column or "").lower()) in preferred
         return (named, link.score, confirmed, -distance, element.is_table, element.owned)
 
-    ordered = sorted(group, key=rank, reverse=True)
+    steady = sorted(group, key=lambda x: (str(x.element), str(x.value)))
+    ordered = sorted(steady, key=rank, reverse=True)  # a stable sort: ties keep that order
     best = ordered[0]
     rivals = [
         x

@@ -36,6 +36,8 @@ class Reader(ConditionSteps):
     def _counting(self) -> None:
         for i in range(len(self.lows)):
             size = sig.phrase_at(self.lows, i, sig.COUNT_WORDS)
+            if size and self._superlative_before(i):
+                size = 0  # "the most number of orders": an ordering, read with superlatives
             measured = self.chosen.after(i + size - 1, within=2) or self.chosen.at(i)
             if measured is not None and measured.link.element.numeric and not measured.is_value:
                 size = 0  # "the number of points", "the total number of customers" (a column)
@@ -98,13 +100,25 @@ class Reader(ConditionSteps):
             self.intent.order = Ordering(None, "descending" in lows, aggregate="output")
             self.use(0, 0)
 
+    def _superlative_before(self, i: int) -> bool:
+        before = self.lows[i - 1] if i else ""
+        superlative = before in sig.DESCENDING or before in sig.ASCENDING
+        return (superlative or before in sig.EXTREMES) and self.lows[i - 2 : i - 1] != ["at"]
+
     def _superlatives(self) -> None:
         for i, low in enumerate(self.lows):
+            counting = tuple(self.lows[i + 1 : i + 3]) in sig.COUNTED_BY
             if low not in sig.DESCENDING and low not in sig.ASCENDING:
+                if self._extreme_count(i, counting):
+                    return
                 continue
             if i and self.lows[i - 1] == "at":  # "at least", "at most": a comparison
                 continue
             descending = low in sig.DESCENDING
+            if counting:  # read as a count or not at all: "number" is no column here
+                if self._counted(i, descending):
+                    return
+                continue
             number = self.words[i + 1].number if i + 1 < len(self.words) else None
             if low in sig.ONLY_WITH_NUMBER and not number:
                 continue
@@ -114,27 +128,72 @@ class Reader(ConditionSteps):
             limit = int(number) if number and low in ("top", "first", "last") else 1
             if before and not number:
                 limit = int(before)  # "the five oldest people"
-            follows = self.next_choice(i + (2 if number else 1), within=3)
-            if follows is not None and follows.is_table and low in ("most", "fewest", "least"):
-                self.intent.counted = self.take(follows).table
-                self.intent.need(self.intent.counted)
-                self.intent.order = Ordering(None, descending, aggregate="count")
-            elif (
-                follows is not None
-                and not follows.is_value
-                and not follows.is_table
-                and (follows.link.element.numeric or follows.start == i + 1)
+            if self._superlative_order(i, low, number) or (
+                low in ("top", "first", "last") and number
             ):
-                self.intent.order = Ordering(self.take(follows), descending)
-            elif low in sig.DIMENSIONS and (element := self._dimension(sig.DIMENSIONS[low])):
-                self.intent.order = Ordering(element, descending)
-            elif low in ("top", "first", "last") and number:
-                pass  # "the first 5": a limit on the order read elsewhere
-            else:
-                continue
-            self.intent.limit = limit
-            self.use(i, i + (2 if number else 1))
-            return
+                self.intent.limit = limit  # "the first 5" alone: a limit on another order
+                self.use(i, i + (2 if number else 1))
+                return
+
+    def _extreme_count(self, i: int, counting: bool) -> bool:
+        """ "the maximum number of stops", but not "the maximum and minimum number"."""
+        low = self.lows[i]
+        listed = self.lows[i - 1 : i] in (["and"], ["or"], [","])
+        return (
+            counting and low in sig.EXTREMES and not listed and self._counted(i, sig.EXTREMES[low])
+        )
+
+    def _superlative_order(self, i: int, low: str, number: float | None) -> bool:
+        descending = low in sig.DESCENDING
+        counts = low in ("most", "fewest", "least")
+        follows = self.next_choice(i + (2 if number else 1), within=3)
+        if follows is not None and follows.is_table and not counts:
+            # "the greatest body weight": the measure after the table's word
+            after = self.next_choice(follows.end, within=2)
+            if after is not None and not after.is_table and after.link.element.numeric:
+                follows = after
+        if follows is not None and follows.is_table and counts:
+            self.intent.counted = self.take(follows).table
+            self.intent.need(self.intent.counted)
+            self.intent.order = Ordering(None, descending, aggregate="count")
+        elif (
+            follows is not None
+            and not follows.is_value
+            and not follows.is_table
+            and (follows.link.element.numeric or follows.start == i + 1)
+        ):
+            self.intent.order = Ordering(self.take(follows), descending)
+        elif low in sig.DIMENSIONS and (element := self._dimension(sig.DIMENSIONS[low])):
+            self.intent.order = Ordering(element, descending)
+        else:
+            return False
+        return True
+
+    def _counted(self, i: int, descending: bool) -> bool:
+        """ "the most number of orders": rows of a table counted per row; "the largest number
+        of bedrooms": a column that holds the count."""
+        near = [
+            c for c in self.chosen.choices
+            if i < c.start <= i + 5 and self.free(c) and not c.is_value
+        ]  # fmt: skip
+        follows = next((c for c in near if c.end > i + 3), None)
+        if follows is None:
+            return False
+        if follows.is_table:
+            self.intent.counted = follows.table
+            self.intent.need(follows.table)
+            self.intent.order = Ordering(None, descending, aggregate="count")
+        elif follows.link.element.numeric:
+            self.intent.order = Ordering(follows.link.element, descending)
+        else:  # "the most number of allergies": the rows holding them, counted
+            self.intent.order = Ordering(None, descending, aggregate="count")
+        for choice in near:  # "number" is not apt_number here
+            if choice.start < follows.end:
+                self.take(choice)
+        before = self._number_before(i)
+        self.intent.limit = int(before) if before else 1
+        self.use(i, i + 3)
+        return True
 
     def _adjective_superlative(self, i: int, low: str, limit: int) -> bool:
         """ "the most expensive" (a measure's adjective), "the most common X" (a count)."""
@@ -146,6 +205,10 @@ class Reader(ConditionSteps):
             self.intent.order = Ordering(element, low == "most")
         elif adjective in ("common", "popular", "frequent"):
             follows = self.next_choice(i + 2, within=3)
+            before = self.chosen.before(i, within=4)
+            # "the color that is most common (across all products)": what comes before
+            if self._subject_before(before, i):
+                follows = before
             if follows is None or follows.is_value:
                 return False
             element = self.take(follows)
@@ -156,6 +219,19 @@ class Reader(ConditionSteps):
         self.intent.limit = limit
         self.use(i, i + 2)
         return True
+
+    def _subject_before(self, before: Choice | None, i: int) -> bool:
+        if before is None or before.is_table or before.is_value or not self.free(before):
+            return False
+        return set(self.lows[before.end : i]) <= {
+            "is",
+            "are",
+            "was",
+            "were",
+            "that",
+            "which",
+            "the",
+        }
 
     def _missing(self) -> None:
         for i, low in enumerate(self.lows):
@@ -197,18 +273,31 @@ class Reader(ConditionSteps):
 
     def _labelled(self, choice: Choice, element: Element) -> Element:
         """ "the names of the aircraft": a name in no table the question names is the
-        label of the table named right after it."""
+        label of the table named right after it; "the id of the student" is its key."""
         tables = self.chosen.tables
-        if (
-            not tables
-            or element.table in tables
-            or self.words[choice.start].lemma not in ("name", "title")
-        ):
+        lemma = self.words[choice.start].lemma
+        if tables and lemma == "id" and choice.end - choice.start == 1:
+            following = self._table_after(choice.end)
+            keys = [
+                e for e in self.schema.elements
+                if e.table == following and e.primary_key and e.names[0][0][-1:] == ("id",)
+            ]  # fmt: skip
+            return keys[0] if len(keys) == 1 else element
+        if not tables or element.table in tables or lemma not in ("name", "title"):
             return element
-        following = self.chosen.after(choice.end - 1, within=3)
-        if following is not None and following.is_table:
-            return self.named_label(following.table) or element
+        found = self.chosen.after(choice.end - 1, within=3)
+        if found is not None and found.is_table:
+            return self.named_label(found.table) or element
         return element
+
+    def _table_after(self, end: int) -> str | None:
+        """The table an "of the" after the asked columns names: "the id and name of the
+        student"."""
+        for n in range(end, min(len(self.lows), end + 8)):
+            if self.lows[n] == "of":
+                found = self.chosen.after(n, within=2)
+                return found.table if found is not None and found.is_table else None
+        return None
 
     def _anchor_and_tables(self) -> None:
         intent = self.intent

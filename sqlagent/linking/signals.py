@@ -22,6 +22,7 @@ DIMENSIONS = {
     "old": ("age",), "oldest": ("age",), "older": ("age",),
     "young": ("age",), "youngest": ("age",), "younger": ("age",),
     "tall": ("height",), "tallest": ("height",), "taller": ("height",),
+    "highest": ("height", "elevation", "altitude"), "lowest": ("height", "elevation", "altitude"),
     "short": ("height", "length"), "shortest": ("height", "length", "duration"),
     "shorter": ("height", "length"),
     "heavy": ("weight",), "heaviest": ("weight",), "heavier": ("weight",),
@@ -74,6 +75,9 @@ DISTINCT_WORDS = {"different", "distinct", "unique"}
 EVERYTHING = (("all", "information"), ("all", "the", "information"), ("all", "details"),
               ("all", "the", "details"), ("all", "info"), ("everything",), ("all", "data"),
               ("all", "the", "data"), ("all", "attributes"))  # fmt: skip
+# "the most number of orders", "the largest count of stops": a superlative over a count.
+COUNTED_BY = (("number", "of"), ("count", "of"), ("amount", "of"))
+EXTREMES = {"maximum": True, "max": True, "minimum": False, "min": False}  # descending?
 COUNT_WORDS = (("how", "many"), ("number", "of"), ("count", "of"), ("count",),
                ("total", "number"))  # fmt: skip
 LIKE_WORDS = {"contain", "contains", "containing", "include", "includes", "including",

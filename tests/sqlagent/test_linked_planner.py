@@ -76,6 +76,23 @@ ASKED = [
         "SELECT last_name FROM employees WHERE salary > (SELECT AVG(salary) FROM employees)",
         False,
     ),
+    (  # a superlative over a count: "number" is no column here
+        "Which department has the largest number of employees?",
+        "SELECT d.department_name FROM departments d JOIN employees e "
+        "ON e.department_id = d.department_id GROUP BY d.department_id, d.department_name "
+        "ORDER BY COUNT(*) DESC LIMIT 1",
+        True,
+    ),
+    (  # the subject before "most common"
+        "Which job id is the most common among employees?",
+        "SELECT job_id FROM employees GROUP BY job_id ORDER BY COUNT(*) DESC LIMIT 1",
+        True,
+    ),
+    (  # "the id of the employee": its key
+        "What are the id and last name of the employee with the highest salary?",
+        "SELECT employee_id, last_name FROM employees ORDER BY salary DESC LIMIT 1",
+        True,
+    ),
 ]
 
 
