@@ -29,6 +29,7 @@ from sqlagent.declines import decline_notes
 from sqlagent.execution import ExecutionError, ExecutionResult, execute_read, with_row_limit
 from sqlagent.fan_out import guard_fan_out
 from sqlagent.linking import LinkedPlan, Preferred, Unreadable, links_text, plan_linked
+from sqlagent.linking.confidence import ResultEvidence, best_case, weigh
 from sqlagent.linking.confidence import threshold as linking_threshold
 from sqlagent.linking.schema_words import schema_words
 from sqlagent.linking.values import stored_values
@@ -161,7 +162,18 @@ def ask(
         return finalize.failed(answer, clock)
     if not result.rows and planned.verified is None:  # a confirmed query is not loosened
         result = _loosen_once(run) or result
-    return finalize.answered(answer, clock, result, target.layer)
+    return _answered(run, result)
+
+
+def _answered(run: _Run, result: ExecutionResult) -> SqlAnswer:
+    """The rows as the answer, unless they show a linked reading is not sure enough."""
+    answer, planned = run.answer, run.planned
+    if planned.linked is not None and answer.generator == "linked":
+        why = _judge_linked(planned.linked, result, run.clock)
+        if why:  # what ran stays in `sql` and the trace, for whoever audits it
+            _explain_decline(answer, planned.terms, run.target)
+            return _decline(answer, run.clock, why)
+    return finalize.answered(answer, run.clock, result, run.target.layer)
 
 
 def _plan(
@@ -255,15 +267,33 @@ def _link(
             out["declined"] = str(error)
             return None, str(error)
         out["links"] = linked.links
-        out["confidence"] = linked.confidence
+        out["confidence"] = linked.confidence  # before its rows are known
         out["evidence"] = linked.evidence.features()
-    cut = linking_threshold()
-    if linked.confidence < cut:
+    best, cut = best_case(linked.evidence), linking_threshold()
+    if best < cut:  # no rows could make it sure enough: not run
         return None, (
-            f"my best reading of the question is not sure enough to run (confidence "
-            f"{linked.confidence:.2f}, below {cut:.2f})"
+            f"my best reading of the question is not sure enough to run (confidence at most "
+            f"{best:.2f}, below {cut:.2f})"
         )
     return linked, ""
+
+
+def _judge_linked(linked: LinkedPlan, result: ExecutionResult, clock: StepClock) -> str:
+    """The linked reading's confidence once its rows are known; why it is not answered
+    when that is below the threshold (its rows are not shown)."""
+    rows = ResultEvidence.of(result.rows, result.truncated)
+    confidence, cut = weigh(linked.evidence, rows), linking_threshold()
+    with clock.step("confidence") as out:
+        out["confidence"] = confidence
+        out["threshold"] = cut
+        out["evidence"] = {**linked.evidence.features(), **rows.features()}
+    if confidence >= cut:
+        return ""
+    caution = rows.caution()
+    return (
+        f"my best reading of the question is not sure enough to answer (confidence "
+        f"{confidence:.2f}, below {cut:.2f}" + (f"; {caution}" if caution else "") + ")"
+    )
 
 
 def _reading(question: str, target: Source) -> LinkedPlan | None:

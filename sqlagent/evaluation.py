@@ -278,8 +278,13 @@ def _evaluate_one(case: Case, source: str | None, url: str, today: date | None) 
 
 
 def _linking(trace: list[dict[str, Any]]) -> dict[str, Any]:
-    ended = [e for e in trace if e["step"] == "linking" and e["status"] == "end"]
-    return dict(ended[-1]["detail"]) if ended else {}
+    """The linked reading's links, and its confidence and evidence once its rows were
+    judged (before, when they never were)."""
+    found: dict[str, Any] = {}
+    for step in ("linking", "confidence"):
+        ended = [e for e in trace if e["step"] == step and e["status"] == "end"]
+        found.update(ended[-1]["detail"] if ended else {})
+    return found
 
 
 def _difference(gold: list[tuple[Any, ...]], rows: list[list[Any]]) -> str:

@@ -18,9 +18,9 @@ class ConditionSteps(ReaderBase):
             since = values[n - 1].end if n else 0
             before = self.lows[max(since, choice.start - 7) : choice.start]
             op = "like" if set(before[-4:]) & sig.LIKE_WORDS else "="
-            if set(before) & sig.NEGATIONS and not self._negates_table(
-                choice.start - len(before), choice.start
-            ):
+            negated = [n for n, low in enumerate(before) if low in sig.NEGATIONS]
+            start = choice.start - len(before)
+            if negated and not self._negates_table(start + negated[-1], choice.start):
                 op = "!="
                 self.use(choice.start - len(before), choice.start)
             named = self.chosen.before(choice.start, within=3)
@@ -115,7 +115,8 @@ class ConditionSteps(ReaderBase):
         self.intent.conditions.append(Condition(target, op, value, upper, at=i))
 
     def _negates_table(self, start: int, end: int) -> bool:
-        """ "tracks that do not have a race in class GT": the negation is of the table."""
+        """ "tracks that do not have a race in class GT": the negation is of the table
+        named after it ("devices whose platform is not X" negates the value)."""
         return any(c.is_table and start <= c.start < end for c in self.chosen.choices)
 
     def _names(self, choice: Choice, element: Element) -> bool:

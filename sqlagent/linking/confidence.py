@@ -1,15 +1,19 @@
 """How likely a linked plan is right, from its evidence: how much of the question it
 explains, how sure and how ambiguous its links are, and how much it had to compose.
 
-A logistic model over these features (`confidence.json`) is fitted on the development half
-of a labelled set (`manage.py train_sql_confidence`, from `eval_sql` reports): its threshold
-is the lowest probability whose answers on development data were wrong at most
-`MAX_WRONG_SHARE` of the time.
+The plan is run, and what its rows look like is evidence too (`ResultEvidence`: none, rows
+that repeat, every row at the limit). A logistic model over both (`confidence.json`) is
+fitted on development databases only (`manage.py train_sql_confidence`, from `eval_sql`
+reports), with its threshold: the one that answers most on those databases while at most
+a set share of all their questions are answered wrong.
 """
 
 import json
+import math
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +101,45 @@ class Evidence:
         )
 
 
+@dataclass(frozen=True)
+class ResultEvidence:
+    """What the rows of a linked plan say of it: a wrong join repeats rows, a condition
+    on the wrong column finds none, a missing aggregate lists every row."""
+
+    empty: float
+    one_row: float
+    at_limit: float  # more rows than the answer may show
+    repeated_share: float  # rows that repeat an earlier row, of all rows
+    null_share: float  # empty cells, of all cells
+    zero_only: float  # one row of zeros and empty cells
+    log_rows: float
+
+    @classmethod
+    def of(cls, rows: Sequence[Sequence[Any]], truncated: bool) -> "ResultEvidence":
+        cells = [value for row in rows for value in row]
+        first = rows[0] if rows else ()
+        return cls(
+            empty=float(not rows),
+            one_row=float(len(rows) == 1),
+            at_limit=float(truncated),
+            repeated_share=1 - len({tuple(map(str, r)) for r in rows}) / max(1, len(rows)),
+            null_share=sum(v is None for v in cells) / max(1, len(cells)),
+            zero_only=float(len(rows) == 1 and all(v in (0, None) for v in first)),
+            log_rows=math.log1p(len(rows)),
+        )
+
+    def features(self) -> dict[str, float]:
+        return asdict(self)
+
+    def caution(self) -> str:
+        """The result's warning sign in words, for a decline's reason."""
+        if self.empty:
+            return "it found no rows"
+        if self.repeated_share >= 0.2:
+            return "its rows repeat, as a wrong join's do"
+        return ""
+
+
 @cache
 def model() -> dict[str, Any]:
     try:
@@ -105,8 +148,44 @@ def model() -> dict[str, Any]:
         return FALLBACK
 
 
-def weigh(evidence: Evidence) -> float:
-    return round(probability(evidence.features(), model()), 4)
+def weigh(evidence: Evidence, result: ResultEvidence | None = None) -> float:
+    """The plan's probability of being right; before its rows are known, evidence about
+    them counts as neutral (each at the development data's mean)."""
+    fitted = model()
+    features = evidence.features()
+    if result is not None:
+        features.update(result.features())
+    else:
+        for name in RESULT_FEATURES:
+            features[name] = fitted["scale"].get(name, (0.0, 1.0))[0]
+    return round(probability(features, fitted), 4)
+
+
+RESULT_FEATURES = tuple(ResultEvidence.__dataclass_fields__)
+
+
+def _row_profiles() -> Iterator[dict[str, float]]:
+    """Every kind of result rows can be, each figure at the ends of its range: none, one
+    row, several up to more than the answer may show."""
+    yield {"empty": 1.0, "log_rows": 0.0}
+    for nulls, zeros in product((0.0, 1.0), (0.0, 1.0)):
+        yield {"one_row": 1.0, "null_share": nulls, "zero_only": zeros, "log_rows": math.log(2)}
+    limit = settings.MAX_QUERY_ROWS + 1
+    for cut, repeated, nulls, size in product(
+        (0.0, 1.0), (0.0, 1.0), (0.0, 1.0), (math.log(3), math.log1p(limit))
+    ):
+        yield {"at_limit": cut, "repeated_share": repeated, "null_share": nulls, "log_rows": size}
+
+
+def best_case(evidence: Evidence) -> float:
+    """The highest confidence any rows could give this reading: below the threshold, it
+    is not worth running."""
+    fitted = model()
+    plan = evidence.features()
+    neutral = dict.fromkeys(RESULT_FEATURES, 0.0)
+    return round(
+        max(probability({**plan, **neutral, **rows}, fitted) for rows in _row_profiles()), 4
+    )
 
 
 def threshold() -> float:

@@ -14,13 +14,18 @@ from typing import Any
 
 from core.calibration import best_threshold, fit_logistic, probability
 from registries.services import spider_split
+from sqlagent.linking.confidence import RESULT_FEATURES
 
 FEATURES = (
     "unexplained_share", "unexplained", "min_score", "mean_score", "ambiguous",
     "guessed_values", "tables", "conditions", "outputs", "grouped", "counted", "missing",
     "ordered", "guessed_label", "unexplained_signals", "stray_columns", "unnamed_tables",
+    *RESULT_FEATURES,
 )  # fmt: skip
 C = 0.5  # regularisation: a few thousand examples, features that overlap
+# Rows that are warning signs may only lower the confidence: a weight fitted the other way
+# (no rows at all, which overlaps with few rows) is an artefact, dropped and refitted.
+SIGNS = {"empty": -1, "at_limit": -1, "repeated_share": -1, "null_share": -1, "zero_only": -1}
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,9 @@ def examples(reports: Iterable[dict[str, Any]]) -> list[Example]:
 
 
 def fit(train: Sequence[Example], *, cost: float) -> dict[str, Any]:
-    fitted = fit_logistic([e.features for e in train], [e.right for e in train], FEATURES, c=C)
+    fitted = fit_logistic(
+        [e.features for e in train], [e.right for e in train], FEATURES, c=C, signs=SIGNS
+    )
     scored = [(probability(e.features, fitted), e.right) for e in train]
     fitted["threshold"] = round(best_threshold(scored, cost=cost), 4)
     fitted["trained_on"] = {

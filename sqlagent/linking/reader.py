@@ -114,6 +114,8 @@ class Reader(ConditionSteps):
                 continue
             if i and self.lows[i - 1] == "at":  # "at least", "at most": a comparison
                 continue
+            if self._listed(i):
+                continue  # an aggregate, read with the column it comes before
             descending = low in sig.DESCENDING
             if counting:  # read as a count or not at all: "number" is no column here
                 if self._counted(i, descending):
@@ -134,6 +136,16 @@ class Reader(ConditionSteps):
                 self.intent.limit = limit  # "the first 5" alone: a limit on another order
                 self.use(i, i + (2 if number else 1))
                 return
+
+    def _listed(self, i: int) -> bool:
+        """ "the highest and lowest prices", "the average and oldest age": a superlative
+        listed beside another aggregate."""
+        kinds = set(sig.AGGREGATES) | set(sig.LISTED_AGGREGATES)
+        after = [w for w in self.lows[i + 1 : i + 4] if w != "the"]
+        before = [w for w in self.lows[max(0, i - 3) : i] if w != "the"]
+        return (after[:1] in (["and"], [","]) and after[1:2] != [] and after[1] in kinds) or (
+            before[-1:] in (["and"], [","]) and len(before) > 1 and before[-2] in kinds
+        )
 
     def _extreme_count(self, i: int, counting: bool) -> bool:
         """ "the maximum number of stops", but not "the maximum and minimum number"."""
@@ -254,22 +266,65 @@ class Reader(ConditionSteps):
             for aggregate in aggregates or [""]:
                 distinct = aggregate == "count" and self.count_distinct
                 self.intent.outputs.append(Output(element, aggregate or None, distinct=distinct))
+        if not self.count and not any(o.element for o in self.intent.outputs):
+            self._how_measure()
+        self._postfix_aggregate()
         if self.count and not any(o.aggregate == "count" for o in self.intent.outputs):
             self.intent.outputs.append(Output(None, "count"))
 
     def _aggregates_before(self, index: int) -> list[str]:
-        """ "the average and total capacity": each aggregate word before the column."""
+        """ "the average and total capacity", "the highest and lowest price": each
+        aggregate word before the column."""
         found: list[str] = []
         n = index - 1
-        while n >= 0 and index - n <= 5:
+        while n >= 0 and index - n <= 6:
             low = self.lows[n]
             if low in sig.AGGREGATES:
                 found.insert(0, sig.AGGREGATES[low])
                 self.use(n, n + 1)
-            elif low not in ("and", ",", "the", "or", "number", "amount", "of"):
+            elif low in sig.LISTED_AGGREGATES and self._listed(n):
+                found.insert(0, sig.LISTED_AGGREGATES[low])
+                self.use(n, n + 1)
+            elif low not in ("and", ",", "the", "or", "number", "amount", "of") and not (
+                self._table_word(n)  # "the average room price"
+            ):
                 break
             n -= 1
         return found
+
+    def _table_word(self, n: int) -> bool:
+        found = self.chosen.at(n)
+        return found is not None and found.is_table
+
+    def _postfix_aggregate(self) -> None:
+        """ "how old are the students on average": the measure asked for, then aggregated."""
+        for i in range(len(self.lows)):
+            found = [
+                (p, a) for p, a in sig.POSTFIX_AGGREGATES if tuple(self.lows[i : i + len(p)]) == p
+            ]
+            if not found or i in self.intent.used:
+                continue
+            phrase, aggregate = found[0]
+            outputs = self.intent.outputs
+            plain = [
+                n for n, o in enumerate(outputs)
+                if o.element is not None and o.element.numeric and not o.aggregate
+            ]  # fmt: skip
+            if plain:
+                outputs[plain[0]] = Output(outputs[plain[0]].element, aggregate)
+                self.use(i, i + len(phrase))
+            return
+
+    def _how_measure(self) -> None:
+        """ "how old", "how tall": the measure the adjective names is asked for."""
+        for i in range(len(self.lows) - 1):
+            if self.lows[i] != "how" or self.lows[i + 1] not in sig.DIMENSIONS:
+                continue
+            element = self._dimension(sig.DIMENSIONS[self.lows[i + 1]])
+            if element is not None:
+                self.intent.outputs.append(Output(element))
+                self.use(i, i + 2)
+            return
 
     def _labelled(self, choice: Choice, element: Element) -> Element:
         """ "the names of the aircraft": a name in no table the question names is the

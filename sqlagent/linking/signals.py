@@ -10,6 +10,14 @@ DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$|^\d{1,2}/\d{1,2}/\d{4}$")
 AGGREGATES = {"average": "avg", "mean": "avg", "avg": "avg", "total": "sum", "sum": "sum",
               "combined": "sum", "maximum": "max", "max": "max", "minimum": "min",
               "min": "min"}  # fmt: skip
+# A superlative in a list of aggregates is one: "the highest and lowest prices".
+LISTED_AGGREGATES = {"highest": "max", "largest": "max", "greatest": "max", "biggest": "max",
+                     "longest": "max", "oldest": "max", "latest": "max", "lowest": "min",
+                     "smallest": "min", "shortest": "min", "youngest": "min",
+                     "earliest": "min", "least": "min", "fewest": "min"}  # fmt: skip
+# After the measure: "how old are they on average", "how many rooms in total".
+POSTFIX_AGGREGATES = ((("on", "average"), "avg"), (("in", "average"), "avg"),
+                      (("in", "total"), "sum"), (("altogether",), "sum"))  # fmt: skip
 DESCENDING = {"highest", "largest", "biggest", "greatest", "most", "top", "best", "latest",
               "newest", "recent", "longest", "tallest", "heaviest", "oldest", "richest",
               "last", "farthest"}  # fmt: skip

@@ -114,17 +114,47 @@ def test_words_the_schema_does_not_hold_are_declined_with_the_reason(hr_url: str
     assert answer.reason
 
 
-def test_a_reading_below_the_threshold_is_not_run(hr_url: str, settings: Any) -> None:
+QUESTION = "What are the first names of employees whose salary is more than 15000?"
+
+
+def _step(answer: Any, name: str) -> dict[str, Any]:
+    return next(e for e in answer.trace if e["step"] == name and e["status"] == "end")["detail"]
+
+
+def test_a_reading_no_rows_could_make_sure_is_not_run(hr_url: str, settings: Any) -> None:
     settings.SQL_LINKED_MIN_CONFIDENCE = 0.9999
-    answer = _asked(
-        "What are the first names of employees whose salary is more than 15000?", hr_url
-    )
+    answer = _asked(QUESTION, hr_url)
     assert answer.generator != "linked"  # the term planner's reading, or a decline
     if answer.status == "declined":
-        assert "not sure enough" in answer.reason
-    linking = next(e for e in answer.trace if e["step"] == "linking" and e["status"] == "end")
-    assert linking["detail"]["confidence"] < 0.9999
-    assert linking["detail"]["links"]  # what it understood, for the trace
+        assert "not sure enough to run" in answer.reason
+    assert _step(answer, "linking")["links"]  # what it understood, for the trace
+
+
+def test_a_reading_its_rows_do_not_make_sure_is_not_answered(hr_url: str, settings: Any) -> None:
+    settings.SQL_LINKED_MIN_CONFIDENCE = 0
+    judged = _step(_asked(QUESTION, hr_url), "confidence")["confidence"]
+    settings.SQL_LINKED_MIN_CONFIDENCE = judged + 0.0001  # below only once its rows are seen
+    answer = _asked(QUESTION, hr_url)
+    assert answer.status == "declined"
+    assert "not sure enough to answer" in answer.reason
+    assert answer.rows == [] and answer.columns == []  # its rows are not shown
+    evidence = _step(answer, "confidence")["evidence"]
+    # The rows' evidence beside the reading's: one row per such employee, none repeated.
+    assert evidence["repeated_share"] == 0 and evidence["empty"] == 0
+    assert (
+        evidence["unexplained_share"] == _step(answer, "linking")["evidence"]["unexplained_share"]
+    )
+
+
+def test_rows_that_repeat_lower_the_confidence(hr_url: str, settings: Any) -> None:
+    settings.SQL_LINKED_MIN_CONFIDENCE = 0
+    question = "What are the first names of employees?"
+    distinct, repeated = (
+        _asked(question, hr_url),
+        _asked("What are the job ids of employees?", hr_url),
+    )
+    judged = [_step(a, "confidence") for a in (distinct, repeated)]
+    assert judged[0]["evidence"]["repeated_share"] < judged[1]["evidence"]["repeated_share"]
 
 
 def test_the_curated_warehouse_keeps_its_term_planner_first(warehouse: DataSource) -> None:
