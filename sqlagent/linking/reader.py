@@ -39,7 +39,9 @@ class Reader(ConditionSteps):
             if size and self._superlative_before(i):
                 size = 0  # "the most number of orders": an ordering, read with superlatives
             measured = self.chosen.after(i + size - 1, within=2) or self.chosen.at(i)
-            if measured is not None and measured.link.element.numeric and not measured.is_value:
+            distinct = self.lows[i + size : i + size + 1] in ([w] for w in sig.DISTINCT_WORDS)
+            numeric = measured is not None and measured.link.element.numeric
+            if numeric and not distinct and measured is not None and not measured.is_value:
                 size = 0  # "the number of points", "the total number of customers" (a column)
             if size and not self.count:
                 self.count = True
@@ -148,12 +150,24 @@ class Reader(ConditionSteps):
         )
 
     def _extreme_count(self, i: int, counting: bool) -> bool:
-        """ "the maximum number of stops", but not "the maximum and minimum number"."""
+        """ "the maximum number of stops", but not "the maximum and minimum number"; "the
+        room with the maximum occupancy" (the room, not the maximum)."""
         low = self.lows[i]
-        listed = self.lows[i - 1 : i] in (["and"], ["or"], [","])
-        return (
-            counting and low in sig.EXTREMES and not listed and self._counted(i, sig.EXTREMES[low])
-        )
+        if low not in sig.EXTREMES or self.lows[i - 1 : i] in (["and"], ["or"], [","]):
+            return False
+        if counting:
+            return self._counted(i, sig.EXTREMES[low])
+        if self.lows[max(0, i - 2) : i] not in (["with", "the"], ["has", "the"], ["had", "the"]):
+            return False
+        follows = self.next_choice(i + 1, within=2)
+        if follows is None or follows.is_table or follows.is_value:
+            return False
+        if not follows.link.element.numeric:
+            return False
+        self.intent.order = Ordering(self.take(follows), sig.EXTREMES[low])
+        self.intent.limit = 1
+        self.use(i - 2, i + 1)
+        return True
 
     def _superlative_order(self, i: int, low: str, number: float | None) -> bool:
         descending = low in sig.DESCENDING
@@ -318,9 +332,9 @@ class Reader(ConditionSteps):
     def _how_measure(self) -> None:
         """ "how old", "how tall": the measure the adjective names is asked for."""
         for i in range(len(self.lows) - 1):
-            if self.lows[i] != "how" or self.lows[i + 1] not in sig.DIMENSIONS:
+            if self.lows[i] != "how" or self.lows[i + 1] not in sig.HOW_MEASURES:
                 continue
-            element = self._dimension(sig.DIMENSIONS[self.lows[i + 1]])
+            element = self._dimension(sig.HOW_MEASURES[self.lows[i + 1]])
             if element is not None:
                 self.intent.outputs.append(Output(element))
                 self.use(i, i + 2)

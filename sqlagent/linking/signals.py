@@ -46,6 +46,8 @@ DIMENSIONS = {
     "late": ("date", "year", "time"), "latest": ("date", "year", "time"),
     "recent": ("date", "year", "time"), "newest": ("date", "year"),
 }  # fmt: skip
+# "how old", "how much": the measure asked for.
+HOW_MEASURES = DIMENSIONS | {"much": ("price", "cost", "amount", "fee")}
 # Reading a comparison: the words before a number and the operator they give.
 COMPARATORS = (
     (("at", "least"), ">="), (("no", "less", "than"), ">="), (("not", "less", "than"), ">="),
