@@ -51,7 +51,7 @@ def plan_linked(
     chosen: Chosen = choose(links, preferred)
     if not chosen.choices:
         raise Unreadable("no word of the question names a table, column or value I know")
-    intent = Reader(words, chosen, schema).read()
+    intent = Reader(words, chosen, schema, values.numbers).read()
     statement = compose(intent, layer)
     evidence = Evidence.of(words, chosen, intent)
     unplaced = evidence.unplaced_literals

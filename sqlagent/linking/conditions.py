@@ -100,11 +100,11 @@ class ConditionSteps(ReaderBase):
             return
         target = None
         dimension = sig.DIMENSIONS.get(self.lows[i])
-        if after is not None and after.link.element.numeric:
+        if after is not None and self.holds_numbers(after.link.element):
             target = self.take(after)
         if target is None:
             before = self.chosen.before(i, within=4)
-            if self.free(before) and before is not None and before.link.element.numeric:
+            if self.free(before) and before is not None and self.holds_numbers(before.link.element):
                 target = self.take(before)
         if target is None and dimension:
             target = self._dimension(dimension)

@@ -40,7 +40,7 @@ class Reader(ConditionSteps):
                 size = 0  # "the most number of orders": an ordering, read with superlatives
             measured = self.chosen.after(i + size - 1, within=2) or self.chosen.at(i)
             distinct = self.lows[i + size : i + size + 1] in ([w] for w in sig.DISTINCT_WORDS)
-            numeric = measured is not None and measured.link.element.numeric
+            numeric = measured is not None and self.holds_numbers(measured.link.element)
             if numeric and not distinct and measured is not None and not measured.is_value:
                 size = 0  # "the number of points", "the total number of customers" (a column)
             if size and not self.count:

@@ -13,8 +13,15 @@ class Unreadable(Exception):
 
 
 class ReaderBase:
-    def __init__(self, words: tuple[Word, ...], chosen: Chosen, schema: SchemaWords) -> None:
+    def __init__(
+        self,
+        words: tuple[Word, ...],
+        chosen: Chosen,
+        schema: SchemaWords,
+        numbers: frozenset[tuple[str, str]] = frozenset(),
+    ) -> None:
         self.words = words
+        self.numbers = numbers  # text columns that hold numbers, lower case
         self.lows = sig.lowers(words)
         self.chosen = chosen
         self.schema = schema
@@ -22,6 +29,12 @@ class ReaderBase:
         self.intent = Intent(anchor="")
         self.count = False
         self.count_distinct = False
+
+    def holds_numbers(self, element: Element) -> bool:
+        """A number column, or a text column whose every value is a number: compared with
+        a number, the database converts it."""
+        pair = (element.table.lower(), (element.column or "").lower())
+        return element.numeric or pair in self.numbers
 
     def use(self, start: int, end: int) -> None:
         self.intent.used.update(range(start, end))

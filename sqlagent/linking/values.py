@@ -28,6 +28,8 @@ def value_key(text: str) -> str:
 class StoredValues:
     by_key: dict[str, tuple[tuple[str, str, str], ...]]  # normal form -> (table, column, value)
     longest: int  # words in the longest value
+    # Text columns whose every value is a number ("share_count" stored as text), lower case.
+    numbers: frozenset[tuple[str, str]] = frozenset()
 
     @cached_property
     def columns(self) -> frozenset[str]:
@@ -40,6 +42,7 @@ class StoredValues:
 
 def build_stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> StoredValues:
     found: dict[str, list[tuple[str, str, str]]] = {}
+    numbers: set[tuple[str, str]] = set()
     with reading_tables(layer, url, agent=agent) as (cursor, quote):
         for name, table in layer.tables.items():
             relation = quote(table.secure_view or name)
@@ -54,13 +57,25 @@ def build_stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> Store
                 rows = cursor.fetchall()
                 if len(rows) > LINK_VALUE_LIMIT:
                     continue
+                if rows and all(_is_number(value) for (value,) in rows):
+                    numbers.add((name.lower(), column.name.lower()))
                 for (value,) in rows:
                     if isinstance(value, str) and 0 < len(value) <= MAX_VALUE_CHARS:
                         key = value_key(value)
                         if key:
                             found.setdefault(key, []).append((name, column.name, value))
     longest = max((len(k.split()) for k in found), default=1)
-    return StoredValues({k: tuple(v) for k, v in found.items()}, min(longest, 8))
+    return StoredValues(
+        {k: tuple(v) for k, v in found.items()}, min(longest, 8), frozenset(numbers)
+    )
+
+
+def _is_number(value: object) -> bool:
+    try:
+        float(str(value))
+    except ValueError:
+        return False
+    return True
 
 
 _here: dict[str, StoredValues] = {}
@@ -69,7 +84,7 @@ _lock = threading.Lock()
 
 def stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> StoredValues:
     where = hashlib.sha256(url.encode()).hexdigest()[:12]
-    key = f"sqlagent:linkvalues:{layer.data_source}:{layer.version}:{where}"
+    key = f"sqlagent:linkvalues2:{layer.data_source}:{layer.version}:{where}"
     found = _here.get(key) or cache.get(key)
     if found is None:
         found = build_stored_values(layer, url, agent=agent)
