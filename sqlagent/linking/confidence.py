@@ -4,8 +4,8 @@ explains, how sure and how ambiguous its links are, and how much it had to compo
 The plan is run, and what its rows look like is evidence too (`ResultEvidence`: none, rows
 that repeat, every row at the limit). A logistic model over both (`confidence.json`) is
 fitted on development databases only (`manage.py train_sql_confidence`, from `eval_sql`
-reports), with its threshold: the one that answers most on those databases while at most
-a set share of all their questions are answered wrong.
+reports), with its threshold: the one that maximises right answers minus `--cost` times
+wrong ones on those databases.
 """
 
 import json
@@ -140,6 +140,9 @@ class ResultEvidence:
         return ""
 
 
+RESULT_FEATURES = tuple(ResultEvidence.__dataclass_fields__)
+
+
 @cache
 def model() -> dict[str, Any]:
     try:
@@ -159,9 +162,6 @@ def weigh(evidence: Evidence, result: ResultEvidence | None = None) -> float:
         for name in RESULT_FEATURES:
             features[name] = fitted["scale"].get(name, (0.0, 1.0))[0]
     return round(probability(features, fitted), 4)
-
-
-RESULT_FEATURES = tuple(ResultEvidence.__dataclass_fields__)
 
 
 def _row_profiles() -> Iterator[dict[str, float]]:

@@ -39,7 +39,7 @@ class Reader(ConditionSteps):
             if size and self._superlative_before(i):
                 size = 0  # "the most number of orders": an ordering, read with superlatives
             measured = self.chosen.after(i + size - 1, within=2) or self.chosen.at(i)
-            distinct = self.lows[i + size : i + size + 1] in ([w] for w in sig.DISTINCT_WORDS)
+            distinct = i + size < len(self.lows) and self.lows[i + size] in sig.DISTINCT_WORDS
             numeric = measured is not None and self.holds_numbers(measured.link.element)
             if numeric and not distinct and measured is not None and not measured.is_value:
                 size = 0  # "the number of points", "the total number of customers" (a column)
@@ -249,15 +249,7 @@ class Reader(ConditionSteps):
     def _subject_before(self, before: Choice | None, i: int) -> bool:
         if before is None or before.is_table or before.is_value or not self.free(before):
             return False
-        return set(self.lows[before.end : i]) <= {
-            "is",
-            "are",
-            "was",
-            "were",
-            "that",
-            "which",
-            "the",
-        }
+        return set(self.lows[before.end : i]) <= sig.LINKING_WORDS
 
     def _missing(self) -> None:
         for i, low in enumerate(self.lows):

@@ -82,6 +82,8 @@ DESCENDING_ORDER = {"descending", "decreasing", "desc", "reverse", "largest", "h
 NEGATIONS = {"not", "no", "never", "without", "none", "nobody", "neither", "nor", "n't",
              "dont", "doesnt", "didnt", "havent", "hasnt", "isnt", "arent"}  # fmt: skip
 DISTINCT_WORDS = {"different", "distinct", "unique"}
+# Between a subject and what is said of it: "the color that is most common".
+LINKING_WORDS = frozenset({"is", "are", "was", "were", "that", "which", "the"})
 EVERYTHING = (("all", "information"), ("all", "the", "information"), ("all", "details"),
               ("all", "the", "details"), ("all", "info"), ("everything",), ("all", "data"),
               ("all", "the", "data"), ("all", "attributes"))  # fmt: skip

@@ -107,6 +107,22 @@ def test_a_bootstrapped_database_is_answered_from_its_schema_and_values(
     assert matches(_gold(gold, hr_url), answer.rows, ordered=ordered), answer.sql
 
 
+def test_a_number_is_compared_with_a_text_column_that_holds_numbers(settings: Any) -> None:
+    if not (settings.DATASETS_DIR / "spider_train").is_dir():
+        pytest.skip(f"the sample datasets are not at {settings.DATASETS_DIR}")
+    settings.SQL_LINKED_MIN_CONFIDENCE = 0
+    url = load_spider_db(
+        "tracking_share_transactions",
+        "mysql://root@127.0.0.1:3306/",
+        database=f"{PREFIX}_shares",
+    )[0].url
+    # share_count is a VARCHAR column whose every value is a number.
+    answer = _asked("Which transaction ids have a share count under 50?", url)
+    assert answer.status == "answered", answer.reason
+    gold = "SELECT transaction_id FROM Transactions WHERE CAST(share_count AS DECIMAL) < 50"
+    assert matches(_gold(gold, url), answer.rows, ordered=False), answer.sql
+
+
 def test_words_the_schema_does_not_hold_are_declined_with_the_reason(hr_url: str) -> None:
     answer = _asked("Which employees have a parking permit for the rooftop garage?", hr_url)
     assert answer.status == "declined"
