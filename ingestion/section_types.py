@@ -2,10 +2,13 @@
 they hold, so that "Skills", "Technical Expertise" and "Core Competencies" share a type."""
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import QuerySet
 
 from core.providers import graph
 
@@ -33,67 +36,99 @@ def _unit(matrix: np.ndarray) -> np.ndarray:
     return matrix / np.where(norms == 0, 1.0, norms)
 
 
-def _profiles(sections: list[Section]) -> np.ndarray:
+@dataclass(frozen=True)
+class SectionTable:
+    """What the types are read from, as arrays rather than model rows: at 43,688 sections the
+    rows and their parsed vectors took about 975 MiB, these about a tenth of it."""
+
+    ids: list[str]
+    names: list[str]
+    documents: Sequence[object]
+    spans: np.ndarray  # (n, 2) first and last chunk index of each section's subtree, -1: none
+    embeddings: np.ndarray  # (n, dim) float32, each section's name vector
+
+    @classmethod
+    def load(cls) -> "SectionTable":
+        count = Section.objects.count()
+        ids, names, documents = [], [], []
+        spans = np.full((count, 2), -1, dtype=np.int32)
+        embeddings = np.zeros((count, settings.EMBEDDING_DIM), dtype=np.float32)
+        rows = Section.objects.order_by("document_id", "position").values_list(
+            "id", "name", "document_id", "start_chunk_index", "end_chunk_index", "embedding"
+        )
+        for row, (pk, name, document, first, last, embedding) in enumerate(rows.iterator(2000)):
+            if row == count:  # the lock keeps writers out; a count is only a size
+                break
+            ids.append(str(pk))
+            names.append(name)
+            documents.append(document)
+            if first is not None and last is not None:
+                spans[row] = first, last
+            if embedding is not None:
+                embeddings[row] = embedding
+        n = len(ids)
+        return cls(ids, names, documents, spans[:n], embeddings[:n])
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def subtrees(self) -> dict[object, dict[int, list[int]]]:
+        """Per document, chunk index -> rows of the sections whose subtree holds that chunk: a
+        heading whose text sits in its subsections ("Work Experience") is known by them."""
+        found: dict[object, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+        for row, (document, (first, last)) in enumerate(
+            zip(self.documents, self.spans, strict=True)
+        ):
+            for chunk_index in range(int(first), int(last) + 1) if first >= 0 else ():
+                found[document][chunk_index].append(row)
+        return found
+
+
+def _sectioned_chunks() -> QuerySet[Chunk]:
+    return Chunk.objects.filter(document__in=Section.objects.values("document_id"))
+
+
+def _profiles(sections: SectionTable, spans: dict[object, dict[int, list[int]]]) -> np.ndarray:
     """What a section holds: mentions per entity kind, and the rest of its words (damped),
     so that a list of technologies reads as skills whatever its heading says."""
     profile = np.zeros((len(sections), len(PROFILE_KINDS) + 1), dtype=np.float32)
-    spans = _subtrees(sections)
     entity_words = np.zeros(len(sections), dtype=np.float32)
     mentions = (
-        EntityMention.objects.filter(document__in=list(spans))
+        EntityMention.objects.filter(document__in=Section.objects.values("document_id"))
         .values_list("document_id", "chunk__index", "entity__type", "surface")
         .iterator(2000)
     )
     for document_id, chunk_index, kind, surface in mentions:
-        for row in spans[document_id].get(chunk_index, ()):
+        for row in spans.get(document_id, {}).get(chunk_index, ()):
             profile[row, PROFILE_KINDS.get(kind, len(PROFILE_KINDS) - 1)] += 1
             entity_words[row] += len(surface.split())
-    for document_id, chunk_index, text in (
-        Chunk.objects.filter(document__in=list(spans))
-        .values_list("document_id", "index", "text")
-        .iterator(2000)
-    ):
-        for row in spans[document_id].get(chunk_index, ()):
+    chunks = _sectioned_chunks().values_list("document_id", "index", "text").iterator(2000)
+    for document_id, chunk_index, text in chunks:
+        for row in spans.get(document_id, {}).get(chunk_index, ()):
             profile[row, -1] += len(text.split()) / 4
     profile[:, -1] = np.maximum(profile[:, -1] - entity_words / 4, 0)
     return profile
 
 
-def _subtrees(sections: list[Section]) -> dict[object, dict[int, list[int]]]:
-    """Per document, chunk index -> rows of the sections whose subtree holds that chunk: a
-    heading whose text sits in its subsections ("Work Experience") is known by them."""
-    spans: dict[object, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
-    for row, section in enumerate(sections):
-        if section.start_chunk_index is None or section.end_chunk_index is None:
-            continue
-        for chunk_index in range(section.start_chunk_index, section.end_chunk_index + 1):
-            spans[section.document_id][chunk_index].append(row)
-    return spans
-
-
-def section_features(sections: list[Section]) -> np.ndarray:
+def section_features(sections: SectionTable) -> np.ndarray:
     """One float32 row per section, filled in place (at 100,000 sections, 300 MB and no
     copies): its name's vector, its text's mean vector and its profile, each unit length
     and weighted, so that every row is unit length."""
     dim, kinds = settings.EMBEDDING_DIM, len(PROFILE_KINDS) + 1
     features = np.zeros((len(sections), 2 * dim + kinds), dtype=np.float32)
     names, mean = features[:, :dim], features[:, dim : 2 * dim]
-    for row, section in enumerate(sections):
-        names[row] = section.embedding
+    names[:] = sections.embeddings
     _normalise(names)
-    spans = _subtrees(sections)
+    spans = sections.subtrees()
     counts = np.zeros(len(sections), dtype=np.float32)
-    for document_id, chunk_index, embedding in (
-        Chunk.objects.filter(document__in=list(spans))
-        .values_list("document_id", "index", "embedding")
-        .iterator(2000)
-    ):
-        for row in spans[document_id].get(chunk_index, ()):
+    chunks = _sectioned_chunks().values_list("document_id", "index", "embedding").iterator(2000)
+    for document_id, chunk_index, embedding in chunks:
+        for row in spans.get(document_id, {}).get(chunk_index, ()):
             mean[row] += embedding
             counts[row] += 1
     mean[counts == 0] = names[counts == 0]
     _normalise(mean)
-    profiles = _profiles(sections)
+    profiles = _profiles(sections, spans)
     empty = profiles.sum(axis=1) == 0
     features[:, 2 * dim :] = profiles
     _normalise(features[:, 2 * dim :])
@@ -158,29 +193,27 @@ def refresh_section_types() -> int:
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute(sql.SECTION_TYPES_LOCK)
-        sections = list(Section.objects.order_by("document_id", "position"))
+        sections = SectionTable.load()
         old_keys = set(SectionType.objects.values_list("key", flat=True))
         labels = (
             cluster(section_features(sections), settings.INGESTION_SECTION_TYPE_DISTANCE)
-            if sections
+            if len(sections)
             else []
         )
-        members: dict[int, list[Section]] = defaultdict(list)
-        for section, label in zip(sections, labels, strict=True):
-            members[label].append(section)
+        members: dict[int, list[int]] = defaultdict(list)
+        for row, label in enumerate(labels):
+            members[label].append(row)
 
         namespace = settings.INGESTION_GRAPH_NAMESPACE
-        types: dict[str, tuple[SectionType, list[Section]]] = {}
+        types: dict[str, tuple[SectionType, list[int]]] = {}
         for group in members.values():
-            names = Counter(s.name for s in group)
+            names = Counter(sections.names[row] for row in group)
             canonical = sorted(names, key=lambda n: (-names[n], len(n), n))[0]
             base = f"{namespace}section_type:{normalize_name(canonical) or 'untitled'}"
             key, n = base, 2
             while key in types:
                 key, n = f"{base}_{n}", n + 1
-            centroid = _unit(
-                np.array([s.embedding for s in group], dtype=np.float32).mean(axis=0, keepdims=True)
-            )[0]
+            centroid = _unit(sections.embeddings[group].mean(axis=0, keepdims=True))[0]
             section_type, _ = SectionType.objects.update_or_create(
                 key=key,
                 defaults={
@@ -192,11 +225,15 @@ def refresh_section_types() -> int:
                 },
             )
             types[key] = (section_type, group)
-            Section.objects.filter(pk__in=[s.pk for s in group]).update(section_type=section_type)
+            ids = [sections.ids[row] for row in group]
+            for start in range(0, len(ids), 1000):
+                Section.objects.filter(pk__in=ids[start : start + 1000]).update(
+                    section_type=section_type
+                )
         stale = sorted(old_keys - set(types))
         SectionType.objects.filter(key__in=stale).delete()
 
-        section_ids = [str(s.pk) for s in sections]
+        section_ids = sections.ids
         for start in range(0, len(section_ids), 1000):
             graph.run_write(cypher.UNLINK_SECTION_TYPES, ids=section_ids[start : start + 1000])
         if stale:
@@ -214,7 +251,11 @@ def refresh_section_types() -> int:
         ]
         if rows:
             graph.run_write(cypher.MERGE_SECTION_TYPES, rows=rows)
-        pairs = [{"section": str(s.pk), "type": key} for key, (_, g) in types.items() for s in g]
+        pairs = [
+            {"section": sections.ids[row], "type": key}
+            for key, (_, group) in types.items()
+            for row in group
+        ]
         for start in range(0, len(pairs), 1000):
             graph.run_write(cypher.LINK_SECTION_TYPES, pairs=pairs[start : start + 1000])
         return len(types)
