@@ -40,6 +40,7 @@ def fit_literals(
     blocks = difflib.SequenceMatcher(
         None, [w.lower for w in verified], [w.lower for w in asked], autojunk=False
     ).get_opcodes()
+    spelled = []
     for literal in list(fitted.statement.find_all(exp.Literal)):
         span = _spelled(literal, verified)
         if span is None:
@@ -48,9 +49,13 @@ def fit_literals(
         if again is not None:  # named again, wherever it stands
             fitted.asked_used.update(range(*again))
             fitted.verified_used.update(range(*span))
-            continue
+        else:
+            spelled.append((literal, span))
+    # Only then the swaps, from words no other literal took: "in 1989" asked of "in 1989
+    # and in 1990" keeps 1989 and leaves 1990 unnamed, not 1989 twice.
+    for literal, span in spelled:
         replacement = _replacement(literal, span, verified, asked, blocks, values)
-        if replacement is None:
+        if replacement is None or fitted.asked_used.intersection(replacement[1]):
             fitted.unnamed += 1
             continue
         new, used = replacement

@@ -55,6 +55,8 @@ FEATURES = (
     "cosine", "margin", "overlap", "asked_extra", "verified_extra", "schema_extra",
     "named_extra", "shape_differs", "numbers_differ", "swapped", "unnamed", "said_not_done",
     "done_not_said", "group_unsaid", "unused_names", "verified_unused_names",
+    "negation_differs", "count_differs", "set_differs", "aggregate_differs", "order_differs",
+    "comparison_differs",
 )  # fmt: skip
 
 
@@ -115,6 +117,7 @@ def matches(
         features["said_not_done"] = float(len({c for c in said if not done & SATISFIED_BY[c]}))
         features["done_not_said"] = float(len({c for c in done & CORE if c not in said}))
         features["group_unsaid"] = float("group" in done and not said & {"group", "distinct"})
+        features |= shape_differences(said, done)
         features |= {
             "cosine": cosines[i],
             "margin": cosines[i] - max(others, default=0.0),
@@ -221,14 +224,32 @@ SATISFIED_BY = {
     "descending": {"descending", "max"}, "ascending": {"ascending", "min"},
     "not": {"not"}, "distinct": {"distinct", "group"}, ">": {"compare"}, ">=": {"compare"},
     "<": {"compare"}, "<=": {"compare"}, "=": {"compare", "eq"}, "both": {"both"},
-    "or": {"or"},
+    "or": {"or", "in"},
 }  # fmt: skip
 CORE = {"count", "avg", "sum", "not", "both", "or"}  # what a question hardly leaves unsaid
+# Kinds of shape weighed apart: a negation or a set operation the SQL does not carry turns
+# the answer around; an order the words leave implicit hardly does.
+SHAPE_KINDS = {
+    "negation": {"not"}, "count": {"count"}, "set": {"both", "or"}, "aggregate": {"avg", "sum"},
+    "order": {"max", "min", "descending", "ascending"}, "comparison": {">", ">=", "<", "<=", "="},
+}  # fmt: skip
 _SQL_PARTS = {exp.Count: "count", exp.Group: "group", exp.Avg: "avg", exp.Sum: "sum",
               exp.Max: "max", exp.Min: "min", exp.Not: "not", exp.Except: "not", exp.NEQ: "not",
               exp.Distinct: "distinct", exp.GT: "compare", exp.GTE: "compare",
               exp.LT: "compare", exp.LTE: "compare", exp.EQ: "eq", exp.Intersect: "both",
-              exp.Or: "or", exp.Union: "or", exp.In: "or"}  # fmt: skip
+              exp.Or: "or", exp.Union: "or", exp.In: "in"}  # fmt: skip
+
+
+def shape_differences(said: set[str], done: set[str]) -> dict[str, float]:
+    """Per kind of shape, whether the words ask for something of it the SQL does not do, or
+    the SQL does something of it (a negation, a count, ...) the words never ask."""
+    return {
+        f"{kind}_differs": float(
+            any(not done & SATISFIED_BY[c] for c in said & kinds)
+            or bool(done & CORE & kinds - said)
+        )
+        for kind, kinds in SHAPE_KINDS.items()
+    }
 
 
 def sql_shape(statement: exp.Expression) -> set[str]:

@@ -72,3 +72,14 @@ def test_a_literal_the_question_never_spells_stays_as_confirmed() -> None:
         "SELECT name FROM singer WHERE is_active = 'Y'",
     )
     assert "'Y'" in sql and not swapped and unnamed == 0
+
+
+def test_a_word_named_again_for_one_literal_is_not_swapped_into_another() -> None:
+    sql, swapped, unnamed = _fit(
+        "Which publishers did not publish a book in 1989?",
+        "Show publishers with a book published in 1989 and a book in 1990.",
+        "SELECT publisher FROM book_club WHERE year = 1989 INTERSECT "
+        "SELECT publisher FROM book_club WHERE year = 1990",
+    )
+    assert "year = 1990" in sql and "year = 1989" in sql
+    assert not swapped and unnamed == 1

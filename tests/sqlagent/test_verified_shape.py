@@ -1,0 +1,41 @@
+"""What a question's words ask of a query's shape, against what a verified SQL does."""
+
+import sqlglot
+from sqlglot import exp
+
+from sqlagent.linking.question import read_words
+from sqlagent.verified.matching import shape, shape_differences, sql_shape
+
+
+def _differs(question: str, sql: str) -> set[str]:
+    statement = sqlglot.parse_one(sql, read="mysql")
+    assert isinstance(statement, exp.Expression)
+    said, done = shape(read_words(question)), sql_shape(statement)
+    return {kind for kind, value in shape_differences(said, done).items() if value}
+
+
+def test_a_negation_the_sql_does_not_carry_differs() -> None:
+    assert _differs(
+        "Which scientists have not been assigned a project?",
+        "SELECT s.name FROM assigned AS a JOIN scientists AS s ON a.scientist = s.ssn",
+    ) == {"negation_differs"}
+
+
+def test_a_set_operation_the_words_never_ask_differs() -> None:
+    sql = (
+        "SELECT name FROM broadcast WHERE time_of_day = 'Morning' INTERSECT "
+        "SELECT name FROM broadcast WHERE time_of_day = 'Night'"
+    )
+    assert "set_differs" in _differs("Which channels are broadcast in the morning?", sql)
+    assert not _differs("Which channels broadcast both in the morning and at night?", sql)
+
+
+def test_a_count_asked_of_a_list_differs_and_a_subquery_is_no_or() -> None:
+    assert "count_differs" in _differs(
+        "How many policies does Dayana Robel hold?",
+        "SELECT policy_type FROM policies WHERE customer = 'Dayana Robel'",
+    )
+    assert not _differs(
+        "Show the names of singers who sang a song",
+        "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM song)",
+    )
