@@ -68,7 +68,11 @@ def fit(asked: list[Asked], *, cost: float) -> dict[str, object]:
     rows = [pair for a in dev for pair in a.candidates]
     first = fit_logistic([f for f, _ in rows], [right for _, right in rows], FEATURES, c=C)
     best = [max(a.candidates, key=lambda c: probability(c[0], first)) for a in dev if a.candidates]
-    fitted = fit_logistic([f for f, _ in best], [right for _, right in best], FEATURES, c=C)
+    labels = [right for _, right in best]
+    # Too few questions for both kinds among the best candidates: the first fit stands.
+    fitted = first
+    if len(set(labels)) == 2:
+        fitted = fit_logistic([f for f, _ in best], labels, FEATURES, c=C)
     fitted["threshold"] = round(best_threshold(decisions(dev, fitted), cost=cost), 4)
     fitted["trained_on"] = {
         "questions": len(dev),
