@@ -38,8 +38,8 @@ def _unit(matrix: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class SectionTable:
-    """What the types are read from, as arrays rather than model rows: at 43,688 sections the
-    rows and their parsed vectors took about 975 MiB, these about a tenth of it."""
+    """What the types are read from, as arrays rather than model rows: at 16,600 sections the
+    step peaked 265 MiB above the process's start, against 509 MiB with model rows."""
 
     ids: list[str]
     names: list[str]
