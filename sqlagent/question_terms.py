@@ -115,13 +115,14 @@ def extract_terms(question: str, vocab: Vocabulary, *, today: date) -> QuestionT
     codes = tuple(t.text for t in tokens if _CODE.match(t.text))
     names = _proper_names(question, tokens, in_date, codes)
     named = {i for _, end, length in names for i in range(end - length, end)}
-    mentions = _mentions(tokens, vocab, skip=in_date | named)
+    in_shape = _shape_token_indexes(tokens, question)
+    mentions = _mentions(tokens, vocab, skip=in_date | named | in_shape)
     covered = {i for m in mentions for i in range(m.position, m.position + m.length)}
     numbers = _numbers(tokens, skip=in_date | named)
     unknown = tuple(
         t.norm
         for i, t in enumerate(tokens)
-        if i not in covered | in_date | named
+        if i not in covered | in_date | named | in_shape
         and (t.quoted or t.norm not in _QUESTION_WORDS)
         and not _CODE.match(t.text)
         and not t.norm.replace(".", "").isdigit()
@@ -147,6 +148,16 @@ def _date_token_indexes(tokens: list[Token], question: str, found: DateRange | N
     start = question.lower().find(found.text)
     end = start + len(found.text)
     return {i for i, t in enumerate(tokens) if start <= t.start < end}
+
+
+# Words that only say the question's shape: "broken down by type" groups, it is not the
+# "broken down" a term may mean.
+_SHAPE_IDIOM = re.compile(r"\b(?:broken down|grouped|split|sorted|ordered|ranked) by\b", re.I)
+
+
+def _shape_token_indexes(tokens: list[Token], question: str) -> set[int]:
+    spans = [m.span() for m in _SHAPE_IDIOM.finditer(question)]
+    return {i for i, t in enumerate(tokens) if any(a <= t.start < b for a, b in spans)}
 
 
 def _proper_names(

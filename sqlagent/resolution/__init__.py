@@ -41,7 +41,7 @@ def resolve(terms: QuestionTerms, layer: SemanticLayer, values: ValueIndex) -> R
         resolve_code(code, terms, values, out)
     for name, end in terms.names:
         resolve_name(name, end, terms, layer, values, context | set(out.tables()), out)
-    resolve_possessives(terms, out)
+    resolve_possessives(terms, out, layer)
     for comparison in terms.comparisons:
         resolve_comparison(comparison, terms, layer, out)
     resolve_absent(terms, out)

@@ -32,17 +32,28 @@ def question_context(
 
 
 def head_table(mention: Mention, terms: QuestionTerms, layer: SemanticLayer) -> str | None:
-    """The table named right after a mention, by its name or a term for it."""
+    """The table named right after a mention, by its name or a term for it, or the one
+    table of a flag said as a noun ("active technicians": the employees isTechnician
+    marks)."""
     for other in terms.mentions:
         if other.position != mention.position + mention.length:
             continue
         if other.best.kind == "table":
             return other.best.table
         if other.best.kind == "term" and other.best.term:
-            for r in other.best.term.resolutions:
-                if r.match_type == "structural" and r.rank == "primary" and len(r.tables) == 1:
+            primary = [r for r in other.best.term.resolutions if r.rank == "primary"]
+            for r in primary:
+                if r.match_type in ("structural", "boolean") and len(r.tables) == 1:
                     return r.tables[0] if r.tables[0] in layer.tables else None
+        flags = {e.table for e in other.entries if e.kind == "column" and _flag(e, layer)}
+        if len(flags) == 1:
+            return flags.pop()
     return None
+
+
+def _flag(entry: Entry, layer: SemanticLayer) -> bool:
+    column = layer.tables[entry.table].columns.get(entry.column)
+    return column is not None and column.data_type == "boolean"
 
 
 def join_distance(table: str, context: set[str], layer: SemanticLayer) -> int:

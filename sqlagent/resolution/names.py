@@ -59,7 +59,10 @@ def resolve_name(
         out.unresolved.append(name)
         return
     next_table = _table_after(terms, end)
-    matches.sort(key=lambda m: (m[0] != next_table, m[0] not in context))
+    # The tables words name beat the context, which holds every table the name is in; of
+    # those, the one named last before it ("customer sites in Phoenix": the sites).
+    said = {t: p for p, t, _ in sorted(out.entities) if p < end}
+    matches.sort(key=lambda m: (m[0] != next_table, -said.get(m[0], -1), m[0] not in context))
     table, column, value = matches[0]
     ref = ColumnRef(table, column)
     out.filters.append((end - 1, Filter((ref,), "=", value, f"{name!r} is a {ref}")))
@@ -73,9 +76,10 @@ def _table_after(terms: QuestionTerms, end: int) -> str | None:
     return None
 
 
-def resolve_possessives(terms: QuestionTerms, out: Resolved) -> None:
+def resolve_possessives(terms: QuestionTerms, out: Resolved, layer: SemanticLayer) -> None:
     """ "Sterling Power Holdings' contacts", "the customer's locations", "the oldest Grove
-    crane": the owner and the name before a thing only say which of those things."""
+    crane", "customer assets": the owner and the name before a thing only say which of
+    those things."""
     tokens = terms.tokens
     starts = {m.position for m in terms.mentions if m.best.kind in ("table", "term")}
     starts |= {pos for pos, _, _ in out.entities}
@@ -93,3 +97,14 @@ def resolve_possessives(terms: QuestionTerms, out: Resolved) -> None:
         head = heads.get(pos + lengths.get(pos, 1))
         if head is not None and head != found.columns[0].table:
             out.modifiers.add(pos)
+    # "customer sites", "customer assets": in English the last noun of a compound is the
+    # thing; a table named just before a table that refers to it (or that it refers to)
+    # says whose.
+    for pos, table in heads.items():
+        head = heads.get(pos + lengths.get(pos, 1))
+        if head is not None and head != table and _related(table, head, layer):
+            out.modifiers.add(pos)
+
+
+def _related(one: str, other: str, layer: SemanticLayer) -> bool:
+    return any({r.from_table, r.to_table} == {one, other} for r in layer.relationships if r.enabled)

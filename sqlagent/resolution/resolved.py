@@ -1,10 +1,20 @@
 """What resolution found, and the word helpers its readings share."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from registries.services import Relationship
 from sqlagent.plan import ColumnRef, Filter
 from sqlagent.question_terms import Mention, QuestionTerms
+
+T = TypeVar("T", bound=tuple[Any, ...])
+
+
+def by_position(found: Iterable[T]) -> list[T]:
+    """In the order the question says them; what one word names keeps its own order (a
+    term's tables, most likely first), never the alphabet's."""
+    return sorted(found, key=lambda item: item[0])
 
 
 @dataclass
@@ -28,7 +38,7 @@ class Resolved:
     flags_shown: bool = False  # "... and which of them count as overtime": one question
 
     def tables(self) -> list[str]:
-        seen = [t for _, t, _ in sorted(self.entities)]
+        seen = [t for _, t, _ in by_position(self.entities)]
         seen += [c.table for _, f in self.filters for c in f.columns[:1]]
         return list(dict.fromkeys(seen))
 

@@ -32,8 +32,8 @@ def resolve_term(
     if resolution is None:
         out.unresolved.append(mention.text)
         return
-    resolution = _on_head(resolution, said.head, layer)
-    resolution = _on_context_table(resolution, layer, context)
+    headed = _on_head(resolution, said.head, layer)
+    resolution = headed or _on_context_table(resolution, layer, context)
     resolution = _narrowed(resolution, mention.text)
     found = _term_filter(term, resolution, said.negated)
     if found is None:
@@ -129,13 +129,16 @@ def _on_context_table(
     return replace(resolution, tables=(owners[0],), columns=(f"{owners[0]}.{name}",))
 
 
-def _on_head(resolution: Resolution, head: str | None, layer: SemanticLayer) -> Resolution:
-    """ "active customer locations": a flag said just before a thing is that thing's flag."""
+def _on_head(resolution: Resolution, head: str | None, layer: SemanticLayer) -> Resolution | None:
+    """ "active customer locations": a flag said just before a thing is that thing's flag.
+    None when the words after it settle nothing (the question's tables decide then)."""
     if head is None or resolution.match_type != "boolean" or len(resolution.columns) != 1:
-        return resolution
+        return None
     name = resolution.columns[0].rpartition(".")[2]
-    if head in resolution.tables or name not in layer.tables[head].columns:
+    if head in resolution.tables:
         return resolution
+    if name not in layer.tables[head].columns:
+        return None
     return replace(resolution, tables=(head,), columns=(f"{head}.{name}",))
 
 

@@ -13,6 +13,7 @@ from sqlagent.join_paths import NoJoinPath, plan_joins
 from sqlagent.plan import Absence, CannotAnswer, Filter, QueryPlan
 from sqlagent.question_terms import QuestionTerms
 from sqlagent.resolution import Resolved
+from sqlagent.resolution.resolved import by_position
 from sqlagent.table_selection.anchor import find_anchor
 from sqlagent.table_selection.columns import add_asked_columns
 from sqlagent.table_selection.date_range import apply_date_range
@@ -27,19 +28,30 @@ __all__ = ["check_understood", "select_tables"]
 def select_tables(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer) -> QueryPlan:
     check_understood(terms, resolved, layer)
     absent = {table for _, table in resolved.absent}
-    entities = [(pos, table) for pos, table, _ in sorted(resolved.entities) if table not in absent]
+    entities = [
+        (pos, table) for pos, table, _ in by_position(resolved.entities) if table not in absent
+    ]
     grouping = group_by(terms, resolved, layer, entities)
     anchor, anchor_at = find_anchor(resolved, entities, grouping[0])
     plan = QueryPlan(anchor=anchor)
     inside = _require_named(plan, resolved, absent)
     apply_grouping(plan, grouping, terms, resolved, layer)
     measure(plan, terms, resolved, layer)
+    _unit_not_groups(plan)
     add_asked_columns(plan, terms, resolved, layer, anchor_at)
     bound(plan, terms, resolved, entities)
     apply_date_range(plan, terms, layer, resolved, inside)
     order(plan, terms, layer)
     _join(plan, resolved, inside, layer)
     return plan
+
+
+def _unit_not_groups(plan: QueryPlan) -> None:
+    """ "the average miles a crew travels per dispatch": an amount per row of the table
+    that holds it is the unit it is averaged over, not groups (each would hold one row)."""
+    amount = plan.aggregate in ("avg", "sum", "min", "max") and plan.group_column is None
+    if amount and plan.measure is not None and plan.group_table == plan.measure.table:
+        plan.group_table = None
 
 
 def _require_named(plan: QueryPlan, resolved: Resolved, absent: set[str]) -> list[Filter]:

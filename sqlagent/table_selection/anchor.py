@@ -2,6 +2,7 @@
 
 from sqlagent.plan import CannotAnswer
 from sqlagent.resolution import Resolved
+from sqlagent.resolution.resolved import by_position
 
 
 def find_anchor(
@@ -9,7 +10,7 @@ def find_anchor(
 ) -> tuple[str, int]:
     """The rows the question is about and where it names them: the first thing it names
     that is not the groups, and not a name or owner that only qualifies another thing."""
-    involved = sorted(entities + filter_tables(resolved))
+    involved = by_position(entities + filter_tables(resolved))
     candidates = [(pos, table) for pos, table in involved if table != group_table]
     heads = [(pos, table) for pos, table in candidates if pos not in resolved.modifiers]
     # "Which customers have the most work orders": customers are the groups, work orders

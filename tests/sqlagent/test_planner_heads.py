@@ -1,0 +1,116 @@
+"""Which thing a word is said of: the last noun of a compound, the thing after an adjective,
+the place named after a thing, the unit of an amount. Plain English readings of the term
+planner on the demo warehouse's schema; none of these questions is in a question set."""
+
+from dataclasses import replace
+from datetime import date
+
+import pytest
+
+from registries.semantic_layer import Resolution, SemanticLayer, Term
+from sqlagent.plan import QueryPlan
+from sqlagent.question_terms import extract_terms
+from sqlagent.resolution import resolve
+from sqlagent.sql_compiler import compile_plan
+from sqlagent.table_selection import select_tables
+from sqlagent.value_index import ValueIndex
+from sqlagent.vocabulary import vocabulary
+
+VALUES = ValueIndex(
+    values=(
+        ("branch", "name", "Phoenix"),
+        ("branch", "city", "Phoenix"),
+        ("customer", "billingCity", "Phoenix"),
+        ("customerLocation", "city", "Phoenix"),
+        ("asset", "status", "out_of_service"),
+        ("workOrder", "status", "scheduled"),
+    ),
+    codes=(),
+)
+CERTIFICATION = Term(
+    "certification",
+    synonyms=("certifications", "cert"),
+    resolutions=(
+        Resolution(
+            "primary",
+            ("employeeCertification", "certificationType"),
+            (),
+            "structural",
+        ),
+    ),
+)
+OUT_OF_SERVICE = Term(
+    "out of service",
+    synonyms=("broken down",),
+    resolutions=(Resolution("primary", ("asset",), ("asset.status",), "exact", "out_of_service"),),
+)
+
+
+def _plan(question: str, layer: SemanticLayer) -> QueryPlan:
+    terms = extract_terms(question, vocabulary(layer, VALUES.values), today=date(2026, 11, 21))
+    return select_tables(terms, resolve(terms, layer, VALUES), layer)
+
+
+@pytest.fixture(scope="module")
+def with_terms(warehouse_layer: SemanticLayer) -> SemanticLayer:
+    return replace(warehouse_layer, terms=(CERTIFICATION, OUT_OF_SERVICE))
+
+
+@pytest.mark.parametrize(
+    ("question", "counted"),
+    [
+        ("How many customer assets are there?", "asset"),
+        ("How many customer invoices were there in 2025?", "invoice"),
+        ("How many customers are there?", "customer"),
+    ],
+)
+def test_the_last_noun_of_a_compound_is_what_is_counted(
+    warehouse_layer: SemanticLayer, question: str, counted: str
+) -> None:
+    plan = _plan(question, warehouse_layer)
+    assert (plan.aggregate, plan.anchor) == ("count", counted)
+
+
+def test_an_adjective_is_said_of_the_flag_named_after_it(warehouse_layer: SemanticLayer) -> None:
+    # "technicians" is employee.isTechnician: "active" is the employees' flag, not the
+    # branch's, though the branch is the table named outright.
+    plan = _plan("How many active technicians does each branch have?", warehouse_layer)
+    flags = {str(f.columns[0]) for f in plan.filters}
+    assert flags == {"employee.isActive", "employee.isTechnician"}
+    assert plan.group_table == "branch"
+
+
+def test_a_place_after_a_thing_is_that_things_place(warehouse_layer: SemanticLayer) -> None:
+    plan = _plan(
+        "How many scheduled work orders are at customer locations in Phoenix?", warehouse_layer
+    )
+    places = [(str(f.columns[0]), f.value) for f in plan.filters if f.value == "Phoenix"]
+    assert places == [("customerLocation.city", "Phoenix")]  # not the branch, not billing
+    assert "branch" not in plan.tables
+
+
+def test_an_amount_per_row_of_its_own_table_is_not_grouped(
+    warehouse_layer: SemanticLayer,
+) -> None:
+    plan = _plan("What are the average travel miles per dispatch?", warehouse_layer)
+    assert (plan.aggregate, str(plan.measure)) == ("avg", "dispatch.travelMiles")
+    assert plan.group_table is None and plan.group_column is None
+    grouped = _plan("What are the average travel miles per crew?", warehouse_layer)
+    assert grouped.group_table == "crew"  # another table's rows are groups
+
+
+def test_a_terms_tables_keep_their_order(with_terms: SemanticLayer) -> None:
+    # The term lists the employees' certifications first; the alphabet would count types.
+    plan = _plan("How many certifications expire in 2026?", with_terms)
+    assert plan.anchor == "employeeCertification"
+    sql = compile_plan(plan, with_terms).sql("mysql", identify=True)
+    assert "COUNT(DISTINCT `employeeCertification`.`id`)" in sql
+
+
+def test_the_words_of_a_grouping_are_not_a_term(with_terms: SemanticLayer) -> None:
+    plan = _plan("What is the total invoice amount broken down by customer?", with_terms)
+    assert plan.group_table == "customer"
+    assert not [f for f in plan.filters if f.columns[0].column == "status"]
+    assert _plan("How many assets are broken down?", with_terms).filters[0].value == (
+        "out_of_service"
+    )
