@@ -46,6 +46,11 @@ class NoJoinPath(Exception):
     pass
 
 
+def related(one: str, other: str, layer: SemanticLayer) -> bool:
+    """Joined by one relationship, either way."""
+    return any({r.from_table, r.to_table} == {one, other} for r in layer.relationships if r.enabled)
+
+
 def _weight(rel: Relationship) -> float:
     # Hops dominate; confidence only breaks ties between paths of equal length.
     return 1.0 + (1.0 - rel.confidence)

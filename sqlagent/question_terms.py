@@ -13,7 +13,10 @@ from datetime import date
 from sqlagent.dates import DateRange, find_date_range
 from sqlagent.vocabulary import Entry, Vocabulary, singular
 
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&\-\.]*(?:'s)?|\"[^\"]+\"|'[^']+'(?!s\b)")
+# A number with thousands separators ("$10,000") is one token.
+_TOKEN = re.compile(
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|[A-Za-z0-9][A-Za-z0-9&\-\.]*(?:'s)?|\"[^\"]+\"|'[^']+'(?!s\b)"
+)
 _CODE = re.compile(r"^[A-Z]{1,4}-?\d{2,}$")
 _QUESTION_WORDS = {"how", "what", "which", "who", "whom", "whose", "when", "where", "list",
                    "show", "give", "find", "count", "name", "is", "are", "in", "for", "of",
@@ -125,7 +128,7 @@ def extract_terms(question: str, vocab: Vocabulary, *, today: date) -> QuestionT
         if i not in covered | in_date | named | in_shape
         and (t.quoted or t.norm not in _QUESTION_WORDS)
         and not _CODE.match(t.text)
-        and not t.norm.replace(".", "").isdigit()
+        and not t.norm.replace(".", "").replace(",", "").isdigit()
     )
     return QuestionTerms(
         question=question,

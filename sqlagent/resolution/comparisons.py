@@ -70,12 +70,19 @@ def _counted_after(i: int, terms: QuestionTerms, out: Resolved) -> tuple[int, st
     """The rows a number counts: the thing named right after it (from token `i`), past the
     conditions that qualify it ("more than 40 emergency work orders")."""
     lengths = mention_lengths(terms)
-    conditions = {pos for pos, _ in out.filters}
+    conditions = {pos: found.columns[0].table for pos, found in out.filters}
     entities = {pos: table for pos, table, _ in out.entities}
+    last: tuple[int, str] | None = None
     while i < len(terms.tokens):
         if i in entities:
             return i, entities[i]
         if i not in conditions:
-            return None
+            break
+        last = i, conditions[i]
         i += lengths.get(i, 1)
-    return None
+    # "more than 3 overdue invoices": a term that is a condition is the thing itself.
+    return last if last is not None and last[0] in _terms_said(terms) else None
+
+
+def _terms_said(terms: QuestionTerms) -> set[int]:
+    return {m.position for m in terms.mentions if m.best.kind == "term"}

@@ -3,6 +3,7 @@ or an owner said before a thing only says which of those things ("Sterling Power
 Holdings' contacts")."""
 
 from registries.services import SemanticLayer
+from sqlagent.join_paths import related
 from sqlagent.plan import ColumnRef, Filter
 from sqlagent.question_terms import QuestionTerms
 from sqlagent.resolution.resolved import Resolved, mention_lengths
@@ -102,9 +103,5 @@ def resolve_possessives(terms: QuestionTerms, out: Resolved, layer: SemanticLaye
     # says whose.
     for pos, table in heads.items():
         head = heads.get(pos + lengths.get(pos, 1))
-        if head is not None and head != table and _related(table, head, layer):
+        if head is not None and head != table and related(table, head, layer):
             out.modifiers.add(pos)
-
-
-def _related(one: str, other: str, layer: SemanticLayer) -> bool:
-    return any({r.from_table, r.to_table} == {one, other} for r in layer.relationships if r.enabled)

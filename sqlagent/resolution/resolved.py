@@ -53,17 +53,27 @@ class Said:
     head: str | None
 
 
+# The words before a thing that say it is left out: "no longer active", "not counting
+# voided invoices", "excluding void ones", longest first.
+NEGATIONS: tuple[tuple[str, ...], ...] = (
+    ("no", "longer"), ("not", "counting"), ("not", "including"), ("leaving", "out"),
+    ("other", "than"), ("apart", "from"), ("not",), ("non",), ("never",), ("excluding",),
+    ("except",), ("without",),
+)  # fmt: skip
+
+
+def _negation(terms: QuestionTerms, position: int) -> tuple[str, ...]:
+    before = tuple(t.norm for t in terms.tokens[max(0, position - 2) : position])
+    return next((n for n in NEGATIONS if before[len(before) - len(n) :] == n), ())
+
+
 def negated_before(terms: QuestionTerms, position: int) -> bool:
-    before = " ".join(t.norm for t in terms.tokens[max(0, position - 2) : position])
-    return before.endswith(("not", "no longer", "non", "never"))
+    return bool(_negation(terms, position))
 
 
 def negation_words(terms: QuestionTerms, position: int) -> set[str]:
     """The words of a negation a filter has taken in ("no longer active")."""
-    before = [t.norm for t in terms.tokens[max(0, position - 2) : position]]
-    if before[-2:] == ["no", "longer"]:
-        return {"no", "longer"}
-    return {before[-1]} if before and before[-1] in ("not", "non", "never") else set()
+    return set(_negation(terms, position))
 
 
 def position_of(word: str, terms: QuestionTerms) -> int:

@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 
 from registries.services import SemanticLayer
+from sqlagent.join_paths import related
 from sqlagent.plan import CannotAnswer, ColumnRef, QueryPlan
 from sqlagent.question_terms import QuestionTerms
 from sqlagent.resolution import Resolved
@@ -57,6 +58,9 @@ def _said_group(
     """The groups the words after "per", "each" or "by" name."""
     said = terms.shape.group_by
     assert said is not None
+    kind = _kind_table(said, layer)  # "per type of job", "for each customer type"
+    if kind is not None:
+        return kind, None
     target = _group_target(said, layer, entities)
     termed = _table_of_term(target, layer)  # "per application role"
     if termed is not None:
@@ -75,6 +79,28 @@ def _said_group(
     if found is not None:
         return found
     raise CannotAnswer(f"cannot tell what to group by: {said!r}")
+
+
+_KIND = re.compile(r"^(?:(type|kind|category) of (?:the |an? )?(.+)|(.+) (type|kind|category))$")
+
+
+def _kind_table(said: str, layer: SemanticLayer) -> str | None:
+    """ "type of job" and "job type": the type table the thing's rows refer to (workOrder's
+    workOrderTypeId), found by the schema's relationships, not by the words alone."""
+    found = _KIND.match(phrase(said))
+    if found is None:
+        return None
+    kind = found.group(1) or found.group(4)
+    thing = found.group(2) or found.group(3)
+    table = _table_of_term(thing, layer) or {phrase(t): t for t in layer.tables}.get(thing)
+    if table is None:
+        return None
+    kinds = {
+        r.to_table
+        for r in layer.relationships
+        if r.from_table == table and r.enabled and phrase(r.to_table).endswith(kind)
+    }
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 def _table_of_term(target: str, layer: SemanticLayer) -> str | None:
@@ -175,9 +201,15 @@ def _group_target(words_after: str, layer: SemanticLayer, entities: list[tuple[i
         phrase(c) for _, t in entities for c in layer.tables[t].columns
     }
     names |= set(_qualified_columns(layer))
+    tables = {phrase(t): t for t in layer.tables}
     for n in range(len(tokens), 0, -1):
         candidate = " ".join(tokens[:n])
         if candidate in names:
+            # "per customer industry": the last noun of a compound is the group.
+            rest = " ".join(tokens[n:])
+            compound = candidate in tables and rest in tables
+            if compound and related(tables[candidate], tables[rest], layer):
+                return rest
             return candidate
     return " ".join(tokens)
 

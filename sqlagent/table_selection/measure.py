@@ -2,6 +2,7 @@
 average, minimum, maximum of a number column) or how many there are."""
 
 import re
+from dataclasses import replace
 
 from registries.services import NEVER_BRIDGE_ROLES, SemanticLayer
 from sqlagent.plan import NUMERIC, CannotAnswer, ColumnRef, QueryPlan
@@ -92,6 +93,8 @@ def _amount(
     shape = terms.shape
     numeric = _measures(plan, terms, resolved, layer)
     q = terms.text
+    if shape.aggregate == "sum" and _total_is_compared(terms, resolved):
+        shape = replace(shape, aggregate=None)  # "invoices with a total over $10,000"
     ranked = plan.group_table and re.search(r"\b(most|least)\b", q)
     wants_amount = (
         shape.aggregate in _AMOUNTS
@@ -111,6 +114,13 @@ def _amount(
         raise CannotAnswer(f"found nothing to {shape.aggregate or 'sum'} in the question")
     elif shape.aggregate == "count" or plan.group_table or plan.group_column:
         plan.aggregate = "count"
+
+
+def _total_is_compared(terms: QuestionTerms, resolved: Resolved) -> bool:
+    """The one "total" of the question names the column a bound compares, not a sum."""
+    said = [i for i, t in enumerate(terms.tokens) if t.norm in ("total", "sum", "much")]
+    bounded = {pos for pos, found in resolved.filters if found.op in ("<", "<=", ">", ">=")}
+    return len(said) == 1 and said[0] in bounded
 
 
 def _measures(

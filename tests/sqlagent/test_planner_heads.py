@@ -24,6 +24,8 @@ VALUES = ValueIndex(
         ("customerLocation", "city", "Phoenix"),
         ("asset", "status", "out_of_service"),
         ("workOrder", "status", "scheduled"),
+        ("invoice", "status", "overdue"),
+        ("invoice", "status", "void"),
     ),
     codes=(),
 )
@@ -43,6 +45,10 @@ OUT_OF_SERVICE = Term(
     "out of service",
     synonyms=("broken down",),
     resolutions=(Resolution("primary", ("asset",), ("asset.status",), "exact", "out_of_service"),),
+)
+OVERDUE = Term(
+    "overdue invoice",
+    resolutions=(Resolution("primary", ("invoice",), ("invoice.status",), "exact", "overdue"),),
 )
 
 
@@ -114,3 +120,43 @@ def test_the_words_of_a_grouping_are_not_a_term(with_terms: SemanticLayer) -> No
     assert _plan("How many assets are broken down?", with_terms).filters[0].value == (
         "out_of_service"
     )
+
+
+@pytest.mark.parametrize("said", ["not counting", "excluding", "leaving out", "other than"])
+def test_words_that_leave_a_value_out(warehouse_layer: SemanticLayer, said: str) -> None:
+    plan = _plan(f"How many invoices are there, {said} void ones?", warehouse_layer)
+    assert [(str(f.columns[0]), f.op, f.value) for f in plan.filters] == [
+        ("invoice.status", "!=", "void")
+    ]
+
+
+def test_the_group_is_the_last_noun_of_a_compound(warehouse_layer: SemanticLayer) -> None:
+    plan = _plan("How many work orders are there per customer industry?", warehouse_layer)
+    assert (plan.group_table, plan.anchor) == ("industry", "workOrder")
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [("type of work order", "workOrderType"), ("customer type", "customerType")],
+)
+def test_a_kind_of_thing_is_the_type_table_its_rows_refer_to(
+    warehouse_layer: SemanticLayer, said: str, kind: str
+) -> None:
+    plan = _plan(f"How many invoices are there for each {said}?", warehouse_layer)
+    assert plan.group_table == kind
+
+
+def test_a_number_with_thousands_separators_is_one_bound(warehouse_layer: SemanticLayer) -> None:
+    # "total" is the column the bound compares, not a sum asked for
+    plan = _plan("List the invoices with a total over $12,500.50.", warehouse_layer)
+    assert [(str(f.columns[0]), f.op, f.value) for f in plan.filters] == [
+        ("invoice.total", ">", 12500.5)
+    ]
+    assert plan.aggregate is None
+
+
+def test_a_bound_on_a_term_that_names_its_rows(with_terms: SemanticLayer) -> None:
+    layer = replace(with_terms, terms=(*with_terms.terms, OVERDUE))
+    plan = _plan("Which customers have more than 3 overdue invoices?", layer)
+    assert (plan.group_table, plan.having) == ("customer", (">", 3))
+    assert [str(f.columns[0]) for f in plan.filters] == ["invoice.status"]
