@@ -25,7 +25,7 @@ class Filter:
     """`columns` are OR'd together (a text search over several columns)."""
 
     columns: tuple[ColumnRef, ...]
-    op: str  # =, !=, like, >=, <, >, <=, is_null, is_not_null
+    op: str  # =, !=, in (value is a tuple), like, >=, <, >, <=, is_null, is_not_null
     value: Any = None
     reason: str = ""
 
@@ -52,6 +52,7 @@ class QueryPlan:
     aggregate: str | None = None  # count, sum, avg, min, max, ratio (percent of rows)
     share_of: Filter | None = None  # with ratio: the condition whose share is asked
     measure: ColumnRef | None = None  # what sum/avg/min/max read; None with count
+    counted_too: bool = False  # an amount per group, and how many rows each group has
     group_table: str | None = None  # grouped by this table's labels...
     group_column: ColumnRef | None = None  # ...or by this column
     group_period: str | None = None  # ...taken by "month" or "year" (a date column)

@@ -50,6 +50,8 @@ def _condition(found: Filter) -> exp.Expression:
             parts.append(exp.Is(this=target, expression=exp.Null()))
         elif found.op == "is_not_null":
             parts.append(exp.Not(this=exp.Is(this=target, expression=exp.Null())))
+        elif found.op == "in":
+            parts.append(exp.In(this=target, expressions=[_literal(v) for v in found.value]))
         else:
             parts.append(_compare(found.op, target, _literal(found.value)))
     if len(parts) == 1:
@@ -181,7 +183,7 @@ def _aggregates(
     plan: QueryPlan, key: ColumnRef, layer: SemanticLayer, *, grouped: bool
 ) -> list[exp.Expression]:
     outputs: list[exp.Expression] = []
-    if plan.aggregate not in ("count", "ratio") and not grouped:
+    if plan.aggregate not in ("count", "ratio") and (plan.counted_too or not grouped):
         # "total of overdue invoices": how many rows the total is over, too.
         count = _count(layer.tables[plan.anchor], key)
         outputs.append(exp.Alias(this=count, alias=exp.to_identifier("count", quoted=True)))

@@ -7,6 +7,8 @@
 - `head_nouns`: unknown words that name a table ("each type", "who signed off");
 - `names`: codes and proper names as values, owners and names that only qualify a thing;
 - `comparisons`: bounds on a number column or on a count of rows;
+- `numbered`: a thing's number ("the ticket numbers": workOrderNumber);
+- `either`: values of one column joined by "or" ("in Texas or Arizona");
 - `absence`: rows that must not exist ("no work time");
 - `date_words`: the days between two dates, "not started yet";
 - `clauses`: "may a ... book", "and which of them ...".
@@ -20,9 +22,11 @@ from sqlagent.resolution.clauses import resolve_permission, resolve_shown_flags
 from sqlagent.resolution.comparisons import resolve_comparison
 from sqlagent.resolution.context import question_context
 from sqlagent.resolution.date_words import resolve_not_yet, resolve_span
+from sqlagent.resolution.either import resolve_either
 from sqlagent.resolution.head_nouns import resolve_head_noun
 from sqlagent.resolution.mentions import resolve_mention
 from sqlagent.resolution.names import resolve_code, resolve_name, resolve_possessives
+from sqlagent.resolution.numbered import resolve_numbered
 from sqlagent.resolution.resolved import Resolved
 from sqlagent.value_index import ValueIndex
 
@@ -42,6 +46,8 @@ def resolve(terms: QuestionTerms, layer: SemanticLayer, values: ValueIndex) -> R
     for name, end in terms.names:
         resolve_name(name, end, terms, layer, values, context | set(out.tables()), out)
     resolve_possessives(terms, out, layer)
+    resolve_numbered(terms, layer, out)
+    resolve_either(terms, out)
     for comparison in terms.comparisons:
         resolve_comparison(comparison, terms, layer, out)
     resolve_absent(terms, out)

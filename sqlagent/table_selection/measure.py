@@ -8,6 +8,7 @@ from registries.services import NEVER_BRIDGE_ROLES, SemanticLayer
 from sqlagent.plan import NUMERIC, CannotAnswer, ColumnRef, QueryPlan
 from sqlagent.question_terms import QuestionTerms
 from sqlagent.resolution import Resolved
+from sqlagent.table_selection.understood import counted_and_measured
 from sqlagent.vocabulary import phrase
 
 AGGREGATE_WORDS = frozenset({"total", "sum", "average", "count", "number", "mean", "amount"})
@@ -109,6 +110,7 @@ def _amount(
     if wants_amount and numeric:
         plan.aggregate = shape.aggregate if shape.aggregate in _AMOUNTS else "sum"
         plan.measure = numeric[0]
+        plan.counted_too = counted_and_measured(terms)
         plan.require(numeric[0].table, f"holds {numeric[0]}")
     elif shape.aggregate in _AMOUNTS or "how much" in q:
         raise CannotAnswer(f"found nothing to {shape.aggregate or 'sum'} in the question")

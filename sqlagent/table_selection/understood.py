@@ -37,12 +37,14 @@ def _qualifiers(resolved: Resolved, layer: SemanticLayer) -> set[str]:
 def check_understood(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer) -> None:
     """Decline rather than drop a word or a shape the SQL would have to honour."""
     question = terms.question.lower()
-    if re.search(r"\band (who|which|what|how|when|where)\b", question) and not resolved.flags_shown:
+    second = re.search(r"\band (who|which|what|how|when|where)\b", question)
+    if second and not resolved.flags_shown and not counted_and_measured(terms):
         raise CannotAnswer("this is two questions in one; ask them one at a time")
     spoken = terms.text
     for name, _ in terms.names:
         spoken = spoken.replace(name.lower(), " ")
-    if re.search(r"\bor\b", spoken):  # the compiler joins every condition with AND
+    if re.search(r"\bor\b", spoken) and "or" not in resolved.consumed:
+        # the compiler joins every other condition with AND
         raise CannotAnswer("conditions joined by 'or' are not compiled without an LLM yet")
     if re.search(r"\btheir (most recent|latest|last|first|earliest)\b", question):
         raise CannotAnswer("a latest row per group is not compiled without an LLM yet")
@@ -75,6 +77,14 @@ def check_understood(terms: QuestionTerms, resolved: Resolved, layer: SemanticLa
     if unknown:
         listed = ", ".join(repr(w) for w in dict.fromkeys(unknown))
         raise CannotAnswer(f"I do not know what {listed} means in this database")
+
+
+def counted_and_measured(terms: QuestionTerms) -> bool:
+    """ "how many payments did we get and what was the total": one question about the same
+    rows, their count and an amount of them."""
+    return terms.shape.aggregate in ("sum", "avg", "min", "max") and bool(
+        re.search(r"\bhow many\b.*\band (?:what|how much)\b", terms.text)
+    )
 
 
 def _stem(word: str) -> str:

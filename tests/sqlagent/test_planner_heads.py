@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from registries.semantic_layer import Resolution, SemanticLayer, Term
-from sqlagent.plan import QueryPlan
+from sqlagent.plan import CannotAnswer, QueryPlan
 from sqlagent.question_terms import extract_terms
 from sqlagent.resolution import resolve
 from sqlagent.sql_compiler import compile_plan
@@ -26,6 +26,8 @@ VALUES = ValueIndex(
         ("workOrder", "status", "scheduled"),
         ("invoice", "status", "overdue"),
         ("invoice", "status", "void"),
+        ("customer", "billingState", "TX"),
+        ("customer", "billingState", "AZ"),
     ),
     codes=(),
 )
@@ -160,3 +162,42 @@ def test_a_bound_on_a_term_that_names_its_rows(with_terms: SemanticLayer) -> Non
     plan = _plan("Which customers have more than 3 overdue invoices?", layer)
     assert (plan.group_table, plan.having) == ("customer", (">", 3))
     assert [str(f.columns[0]) for f in plan.filters] == ["invoice.status"]
+
+
+def test_values_of_one_column_joined_by_or_are_either(warehouse_layer: SemanticLayer) -> None:
+    plan = _plan("How many invoices are overdue or void?", warehouse_layer)
+    assert [(str(f.columns[0]), f.op, f.value) for f in plan.filters] == [
+        ("invoice.status", "in", ("overdue", "void"))
+    ]
+    sql = compile_plan(plan, warehouse_layer).sql("mysql", identify=True)
+    assert "`invoice`.`status` IN ('overdue', 'void')" in sql
+    states = _plan("Which customers are billed in Texas or Arizona?", warehouse_layer)
+    assert [(str(f.columns[0]), f.op, f.value) for f in states.filters] == [
+        ("customer.billingState", "in", ("TX", "AZ"))
+    ]
+    with pytest.raises(CannotAnswer, match="'or'"):  # two columns: not one condition
+        _plan("How many customer locations are in Phoenix or are void?", warehouse_layer)
+
+
+def test_a_things_number_is_its_own_number_column(warehouse_layer: SemanticLayer) -> None:
+    job = Term("job", resolutions=(Resolution("primary", ("workOrder",), (), "structural"),))
+    layer = replace(warehouse_layer, terms=(job,))
+    # workOrder has workOrderNumber and poNumber: the one named for the thing
+    plan = _plan("List the job numbers of scheduled jobs.", layer)
+    assert plan.aggregate is None
+    assert [str(c) for c in plan.columns] == ["workOrder.workOrderNumber"]
+    assert _plan("What is the number of scheduled jobs?", layer).aggregate == "count"
+
+
+def test_a_count_and_an_amount_of_the_same_groups(warehouse_layer: SemanticLayer) -> None:
+    question = "For each payment method, how many payments were made and what was the total?"
+    plan = _plan(question, warehouse_layer)
+    assert (plan.aggregate, str(plan.measure), plan.counted_too) == (
+        "sum",
+        "payment.amount",
+        True,
+    )
+    sql = compile_plan(plan, warehouse_layer).sql("mysql", identify=True)
+    assert "COUNT(DISTINCT `payment`.`id`) AS `count`, SUM(`payment`.`amount`)" in sql
+    with pytest.raises(CannotAnswer, match="two questions"):
+        _plan("How many payments were made and which customer paid most?", warehouse_layer)
