@@ -53,6 +53,7 @@ class QueryPlan:
     share_of: Filter | None = None  # with ratio: the condition whose share is asked
     measure: ColumnRef | None = None  # what sum/avg/min/max read; None with count
     counted_too: bool = False  # an amount per group, and how many rows each group has
+    versus_average: str | None = None  # >, <: the measure (per group) against its average
     group_table: str | None = None  # grouped by this table's labels...
     group_column: ColumnRef | None = None  # ...or by this column
     group_period: str | None = None  # ...taken by "month" or "year" (a date column)

@@ -69,6 +69,7 @@ class Shape:
     distinct: bool = False
     ratio: bool = False  # percentage or share: a shape the compiler declines
     negated: bool = False  # "no", "without", "never" (resolution reads the missing rows)
+    versus_average: str | None = None  # "above the overall average": >, < against it
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,7 @@ def extract_terms(question: str, vocab: Vocabulary, *, today: date) -> QuestionT
     names = _proper_names(question, tokens, in_date, codes)
     named = {i for _, end, length in names for i in range(end - length, end)}
     in_shape = _shape_token_indexes(tokens, question)
+    in_shape |= _versus_average_token_indexes(tokens, question)
     mentions = _mentions(tokens, vocab, skip=in_date | named | in_shape)
     covered = {i for m in mentions for i in range(m.position, m.position + m.length)}
     numbers = _numbers(tokens, skip=in_date | named)
@@ -160,6 +162,11 @@ _SHAPE_IDIOM = re.compile(r"\b(?:broken down|grouped|split|sorted|ordered|ranked
 
 def _shape_token_indexes(tokens: list[Token], question: str) -> set[int]:
     spans = [m.span() for m in _SHAPE_IDIOM.finditer(question)]
+    return {i for i, t in enumerate(tokens) if any(a <= t.start < b for a, b in spans)}
+
+
+def _versus_average_token_indexes(tokens: list[Token], question: str) -> set[int]:
+    _, spans = _versus_average(question.lower())
     return {i for i, t in enumerate(tokens) if any(a <= t.start < b for a, b in spans)}
 
 
@@ -252,8 +259,34 @@ _BOUND_BEFORE_TEXT = re.compile(
 _BOUND_AFTER_TEXT = re.compile(rf"\b({_NUMBER})\s+or (?:more|fewer|less)\b")
 
 
+# "above the overall average", "a higher average rate than the company-wide average":
+# the comparative word, and "than the ... average" it is measured against.
+_AVERAGE = r"(?:the\s+)?(?:overall\s+|company[- ]wide\s+|total\s+|general\s+)?(?:average|mean)\b"
+_VERSUS_AVERAGE = (
+    re.compile(
+        r"\b(?:(?P<up>more|greater|higher|bigger|larger)|(?P<down>less|fewer|lower|smaller))\b"
+        rf"(?:\s+[a-z'-]+){{0,4}}?\s+(?P<than>than\s+{_AVERAGE})"
+    ),
+    re.compile(rf"\b(?:(?P<up>above|over)|(?P<down>below|under))\s+(?P<than>{_AVERAGE})"),
+)
+
+
+def _versus_average(q: str) -> tuple[str | None, list[tuple[int, int]]]:
+    """The comparison with an average and the spans of its own words (the words between
+    a comparative and "than", "a higher average rate than", stay the question's)."""
+    found = next((m for pattern in _VERSUS_AVERAGE if (m := pattern.search(q))), None)
+    if found is None:
+        return None, []
+    word = "up" if found.group("up") else "down"
+    return (">" if word == "up" else "<"), [found.span(word), found.span("than")]
+
+
 def _without_comparisons(q: str) -> str:
-    return _BOUND_AFTER_TEXT.sub(r"\1", _BOUND_BEFORE_TEXT.sub("", q))
+    q = _BOUND_AFTER_TEXT.sub(r"\1", _BOUND_BEFORE_TEXT.sub("", q))
+    _, spans = _versus_average(q)
+    for start, end in reversed(spans):
+        q = q[:start] + " " * (end - start) + q[end:]
+    return q
 
 
 def _comparisons(tokens: list[Token], numbers: list[tuple[float, int]]) -> list[Comparison]:
@@ -330,6 +363,7 @@ def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
         distinct=bool(re.search(r"\b(distinct|unique|different)\b", q)),
         ratio=bool(re.search(r"\b(percent(age)?|share|ratio|proportion|%)", q)),
         negated=bool(re.search(r"\b(no|without|never|none|not any|no longer)\b", q)),
+        versus_average=_versus_average(_BOUND_BEFORE_TEXT.sub("", question.lower()))[0],
     )
 
 

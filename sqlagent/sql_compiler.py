@@ -135,7 +135,11 @@ def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
     anchor = layer.tables[plan.anchor]
     key = ColumnRef(plan.anchor, anchor.primary_key or "id")
     where = [_condition(f) for f in plan.filters] + [_absent(a, layer) for a in plan.absent]
+    average = _average_of_all(plan, where)
     outputs, group = _groups(plan, layer)
+    if average is not None and not group:  # each row against the average of all of them
+        assert plan.versus_average is not None and plan.measure is not None
+        where.append(_compare(plan.versus_average, column(plan.measure), average))
     if plan.aggregate:
         outputs += _aggregates(plan, key, layer, grouped=bool(group))
     else:
@@ -145,6 +149,10 @@ def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
         select = select.where(exp.and_(*where))
     if group:
         select = _grouped(select, group, plan, key, layer)
+        if average is not None:  # each group's amount against the average of every row
+            assert plan.versus_average is not None
+            amount = _aggregate(plan, key, layer).this
+            select = select.having(_compare(plan.versus_average, amount, average))
     if not plan.aggregate and _repeats_anchor(plan):
         select = select.distinct()
     order = _order(plan, outputs, layer)
@@ -156,6 +164,17 @@ def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
         counted = exp.Alias(this=exp.Count(this=exp.Star()), alias=exp.to_identifier("count"))
         return exp.select(counted).from_(select.subquery("kept"))
     return select
+
+
+def _average_of_all(plan: QueryPlan, where: list[exp.Expression]) -> exp.Expression | None:
+    """The measure's average over the rows the question is about, for "above average"."""
+    if plan.versus_average is None or plan.measure is None:
+        return None
+    average = exp.Avg(this=column(plan.measure))
+    inner = _from_and_joins(plan, exp.Select().select(average))
+    if where:
+        inner = inner.where(exp.and_(*(w.copy() for w in where)))
+    return exp.Subquery(this=inner)
 
 
 def _groups(

@@ -27,7 +27,13 @@ def resolve_head_noun(
             return
     candidates = [t for t in layer.tables if phrase(t).split()[-1:] == [word]]
     # "the site contact on work order X" is workOrder.siteContactName, not another table.
-    in_columns = any(word in phrase(c).split() for t in context for c in layer.tables[t].columns)
+    # A key column ("workOrderTypeId") names the table it points to, the candidate itself.
+    in_columns = any(
+        word in phrase(c).split()
+        for t in context
+        for c in layer.tables[t].columns
+        if not c.endswith("Id")
+    )
     if not candidates or in_columns:
         return
     by_name = [t for t in candidates if any(phrase(t) == f"{phrase(c)} {word}" for c in context)]

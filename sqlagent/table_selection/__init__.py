@@ -18,7 +18,7 @@ from sqlagent.table_selection.anchor import find_anchor
 from sqlagent.table_selection.columns import add_asked_columns
 from sqlagent.table_selection.date_range import apply_date_range
 from sqlagent.table_selection.grouping import apply_grouping, bound, group_by
-from sqlagent.table_selection.measure import measure
+from sqlagent.table_selection.measure import measure, versus_average
 from sqlagent.table_selection.ordering import order
 from sqlagent.table_selection.understood import check_understood
 
@@ -38,6 +38,7 @@ def select_tables(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer
     apply_grouping(plan, grouping, terms, resolved, layer)
     measure(plan, terms, resolved, layer)
     _unit_not_groups(plan)
+    versus_average(plan, terms, resolved, layer)
     add_asked_columns(plan, terms, resolved, layer, anchor_at)
     bound(plan, terms, resolved, entities)
     apply_date_range(plan, terms, layer, resolved, inside)

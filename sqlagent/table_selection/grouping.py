@@ -46,6 +46,12 @@ def group_by(
         return involved[0], None  # "which parts were used most, by quantity"
     if superlative and len(involved) >= 2:
         return involved[0], None
+    # "which job types have an average rating above the overall average"; an owner counts
+    # too: "which customers' average invoice is above the average"
+    every = list(dict.fromkeys(t for _, t in sorted(mentioned)))
+    ranked = involved if len(involved) >= 2 else every
+    if shape.versus_average and shape.aggregate in ("avg", "sum") and len(ranked) >= 2:
+        return ranked[0], None
     return None, None
 
 

@@ -118,10 +118,33 @@ def _amount(
         plan.aggregate = "count"
 
 
+def versus_average(
+    plan: QueryPlan, terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer
+) -> None:
+    """ "above the overall average": each group's amount, or each row's, against the
+    average over the same rows."""
+    op = terms.shape.versus_average
+    if op is None:
+        return
+    if plan.measure is None:
+        numeric = _measures(plan, terms, resolved, layer)
+        if not numeric:
+            raise CannotAnswer("cannot tell which amount is compared with its average")
+        plan.measure = numeric[0]
+        plan.require(numeric[0].table, f"holds {numeric[0]}")
+    grouped = plan.group_table or plan.group_column
+    if grouped and plan.aggregate not in _AMOUNTS:
+        raise CannotAnswer("cannot tell which amount of each group is compared")
+    plan.versus_average = op
+
+
 def _total_is_compared(terms: QuestionTerms, resolved: Resolved) -> bool:
-    """The one "total" of the question names the column a bound compares, not a sum."""
+    """The one "total" of the question names the column a bound or an average compares,
+    not a sum."""
     said = [i for i, t in enumerate(terms.tokens) if t.norm in ("total", "sum", "much")]
     bounded = {pos for pos, found in resolved.filters if found.op in ("<", "<=", ">", ">=")}
+    if terms.shape.versus_average:  # "a total above the average": the column compared
+        bounded |= {pos for pos, _ in resolved.columns}
     return len(said) == 1 and said[0] in bounded
 
 

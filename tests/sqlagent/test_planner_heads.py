@@ -201,3 +201,29 @@ def test_a_count_and_an_amount_of_the_same_groups(warehouse_layer: SemanticLayer
     assert "COUNT(DISTINCT `payment`.`id`) AS `count`, SUM(`payment`.`amount`)" in sql
     with pytest.raises(CannotAnswer, match="two questions"):
         _plan("How many payments were made and which customer paid most?", warehouse_layer)
+
+
+def test_each_groups_average_against_the_overall_average(warehouse_layer: SemanticLayer) -> None:
+    question = "Which crews have an average travel miles below the overall average?"
+    plan = _plan(question, warehouse_layer)
+    assert (plan.group_table, plan.aggregate, plan.versus_average) == ("crew", "avg", "<")
+    sql = compile_plan(plan, warehouse_layer).sql("mysql", identify=True)
+    assert sql.endswith(
+        "HAVING ROUND(AVG(`dispatch`.`travelMiles`), 2) < (SELECT AVG(`dispatch`.`travelMiles`)"
+        " FROM `crew` JOIN `dispatch` ON `dispatch`.`crewId` = `crew`.`id`)"
+    )
+
+
+def test_each_row_against_the_average_of_the_same_rows(warehouse_layer: SemanticLayer) -> None:
+    plan = _plan("List the overdue invoices with a total above the average.", warehouse_layer)
+    assert (plan.aggregate, str(plan.measure), plan.versus_average) == (
+        None,
+        "invoice.total",
+        ">",
+    )
+    sql = compile_plan(plan, warehouse_layer).sql("mysql", identify=True)
+    # the average is over the overdue invoices, the rows the question is about
+    assert (
+        "`invoice`.`total` > (SELECT AVG(`invoice`.`total`) FROM `invoice` "
+        "WHERE `invoice`.`status` = 'overdue')"
+    ) in sql
