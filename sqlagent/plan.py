@@ -25,7 +25,9 @@ class Filter:
     """`columns` are OR'd together (a text search over several columns)."""
 
     columns: tuple[ColumnRef, ...]
-    op: str  # =, !=, in (value is a tuple), like, >=, <, >, <=, is_null, is_not_null
+    # =, !=, in (value: a tuple), any (value: Filters, one holds), like, >=, <, >, <=,
+    # is_null, is_not_null
+    op: str
     value: Any = None
     reason: str = ""
 

@@ -38,6 +38,8 @@ def display_columns(table: Table) -> tuple[str, ...]:
 
 
 def _condition(found: Filter) -> exp.Expression:
+    if found.op == "any":  # conditions joined by "or"
+        return exp.Paren(this=exp.or_(*(_condition(member) for member in found.value)))
     parts: list[exp.Expression] = []
     for ref in found.columns:
         target = column(ref)

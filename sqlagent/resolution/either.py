@@ -1,5 +1,6 @@
-"""Values of one column joined by "or": "customers in Texas or Arizona", "urgent or
-emergency work orders" are the rows with either value (IN), not with both."""
+"""Conditions joined by "or": "customers in Texas or Arizona", "urgent or emergency work
+orders" are the rows with either value (IN), "urgent or on hold" either condition (OR),
+not both."""
 
 from sqlagent.plan import Filter
 from sqlagent.question_terms import QuestionTerms
@@ -16,16 +17,28 @@ def resolve_either(terms: QuestionTerms, out: Resolved) -> None:
         if k not in by_end or k + 1 not in by_start:
             continue
         left, right = merged.get(by_end[k], by_end[k]), by_start[k + 1]
-        one, other = out.filters[left][1], out.filters[right][1]
-        if one.columns != other.columns or one.op not in ("=", "in") or other.op != "=":
+        joined = _either(out.filters[left][1], out.filters[right][1])
+        if joined is None:
             continue
-        values = (*one.value, other.value) if one.op == "in" else (one.value, other.value)
-        why = f"{one.columns[0]} is one of {', '.join(repr(v) for v in values)}"
-        out.filters[left] = (out.filters[left][0], Filter(one.columns, "in", values, why))
+        out.filters[left] = (out.filters[left][0], joined)
         merged[right] = left
     if ors and len(merged) == len(ors):  # every "or" read; any other still declines
         out.consumed.add("or")
     out.filters = [found for i, found in enumerate(out.filters) if i not in merged]
+
+
+def _either(one: Filter, other: Filter) -> Filter | None:
+    """One column's values as IN; conditions on one table's rows as OR ("urgent or on
+    hold"); None across tables, where "or" would change which rows the question is about."""
+    if one.columns == other.columns and one.op in ("=", "in") and other.op == "=":
+        values = (*one.value, other.value) if one.op == "in" else (one.value, other.value)
+        why = f"{one.columns[0]} is one of {', '.join(repr(v) for v in values)}"
+        return Filter(one.columns, "in", values, why)
+    if one.tables == other.tables and len(one.tables) == 1:
+        members = (*one.value, other) if one.op == "any" else (one, other)
+        columns = tuple(dict.fromkeys(c for m in members for c in m.columns))
+        return Filter(columns, "any", members, " or ".join(m.reason for m in members))
+    return None
 
 
 def _filter_spans(terms: QuestionTerms, out: Resolved) -> list[tuple[int, int]]:

@@ -28,6 +28,8 @@ VALUES = ValueIndex(
         ("invoice", "status", "void"),
         ("customer", "billingState", "TX"),
         ("customer", "billingState", "AZ"),
+        ("workOrder", "priority", "urgent"),
+        ("workOrder", "status", "on_hold"),
     ),
     codes=(),
 )
@@ -175,8 +177,15 @@ def test_values_of_one_column_joined_by_or_are_either(warehouse_layer: SemanticL
     assert [(str(f.columns[0]), f.op, f.value) for f in states.filters] == [
         ("customer.billingState", "in", ("TX", "AZ"))
     ]
-    with pytest.raises(CannotAnswer, match="'or'"):  # two columns: not one condition
+    with pytest.raises(CannotAnswer, match="'or'"):  # two tables: whose rows, then?
         _plan("How many customer locations are in Phoenix or are void?", warehouse_layer)
+
+
+def test_conditions_on_one_tables_rows_joined_by_or(warehouse_layer: SemanticLayer) -> None:
+    plan = _plan("How many work orders are urgent or on hold?", warehouse_layer)
+    assert [f.op for f in plan.filters] == ["any"]
+    sql = compile_plan(plan, warehouse_layer).sql("mysql", identify=True)
+    assert "WHERE (`workOrder`.`priority` = 'urgent' OR `workOrder`.`status` = 'on_hold')" in sql
 
 
 def test_a_things_number_is_its_own_number_column(warehouse_layer: SemanticLayer) -> None:
