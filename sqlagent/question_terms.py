@@ -115,6 +115,7 @@ def extract_terms(question: str, vocab: Vocabulary, *, today: date) -> QuestionT
     tokens = tokenize(question)
     date_range = find_date_range(question, today)
     in_date = _date_token_indexes(tokens, question, date_range)
+    in_date |= _example_token_indexes(tokens, question)  # said as examples: no condition
     quoted = tuple(t.text for t in tokens if t.norm == t.text.lower() and " " in t.text)
     codes = tuple(t.text for t in tokens if _CODE.match(t.text))
     names = _proper_names(question, tokens, in_date, codes)
@@ -158,6 +159,18 @@ def _date_token_indexes(tokens: list[Token], question: str, found: DateRange | N
 # Words that only say the question's shape: "broken down by type" groups, it is not the
 # "broken down" a term may mean.
 _SHAPE_IDIOM = re.compile(r"\b(?:broken down|grouped|split|sorted|ordered|ranked) by\b", re.I)
+
+
+# "(cranes, forklifts, etc.)", "(e.g. labor)", "(labor, parts, services)": a list in
+# parentheses names examples of what the question asks about, not conditions on it.
+_EXAMPLES = re.compile(
+    r"\((?=[^()]*(?:,|\betc\b|\be\.?g\.|\bsuch as\b|\bfor example\b))[^()]*\)", re.I
+)
+
+
+def _example_token_indexes(tokens: list[Token], question: str) -> set[int]:
+    spans = [m.span() for m in _EXAMPLES.finditer(question)]
+    return {i for i, t in enumerate(tokens) if any(a <= t.start < b for a, b in spans)}
 
 
 def _shape_token_indexes(tokens: list[Token], question: str) -> set[int]:
@@ -326,7 +339,7 @@ def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
     aggregate = next((name for name, said in _AMOUNTS if re.search(said, q)), aggregate)
     group = re.search(
         r"\b(?:per|for each|each|by|in each|broken down by|grouped by)\s+([a-z][a-z ]*?)"
-        r"(?=\s+(?:in|during|between|from|since|for|with|and|were|was|is|are)\b|[?.,]|$)",
+        r"(?=\s+(?:in|during|between|from|since|for|with|and|were|was|is|are)\b|\s*[?.,(]|$)",
         q,
     )
     top = (

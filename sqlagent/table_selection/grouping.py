@@ -92,7 +92,8 @@ _KIND = re.compile(r"^(?:(type|kind|category) of (?:the |an? )?(.+)|(.+) (type|k
 
 def _kind_table(said: str, layer: SemanticLayer) -> str | None:
     """ "type of job" and "job type": the type table the thing's rows refer to (workOrder's
-    workOrderTypeId), found by the schema's relationships, not by the words alone."""
+    workOrderTypeId), or that their type refers to ("equipment category": asset ->
+    assetType -> assetCategory), found by the schema's relationships."""
     found = _KIND.match(phrase(said))
     if found is None:
         return None
@@ -101,12 +102,16 @@ def _kind_table(said: str, layer: SemanticLayer) -> str | None:
     table = _table_of_term(thing, layer) or {phrase(t): t for t in layer.tables}.get(thing)
     if table is None:
         return None
-    kinds = {
-        r.to_table
-        for r in layer.relationships
-        if r.from_table == table and r.enabled and phrase(r.to_table).endswith(kind)
-    }
-    return kinds.pop() if len(kinds) == 1 else None
+    # the nearest along the references: asset -> assetType -> assetCategory
+    frontier = {table}
+    for _ in range(2):
+        frontier = {
+            r.to_table for r in layer.relationships if r.from_table in frontier and r.enabled
+        }
+        kinds = {t for t in frontier if phrase(t).endswith(kind)}
+        if kinds:
+            return kinds.pop() if len(kinds) == 1 else None
+    return None
 
 
 def _table_of_term(target: str, layer: SemanticLayer) -> str | None:

@@ -236,3 +236,16 @@ def test_each_row_against_the_average_of_the_same_rows(warehouse_layer: Semantic
         "`invoice`.`total` > (SELECT AVG(`invoice`.`total`) FROM `invoice` "
         "WHERE `invoice`.`status` = 'overdue')"
     ) in sql
+
+
+def test_a_list_in_parentheses_gives_examples_not_conditions(
+    warehouse_layer: SemanticLayer,
+) -> None:
+    plan = _plan(
+        "How many assets are there per asset category (cranes, hoists, etc.)?", warehouse_layer
+    )
+    assert (plan.group_table, plan.filters) == ("assetCategory", [])
+    # a kind two references away: asset -> assetType -> assetCategory
+    assert _plan(
+        "How many assets are there per category of asset?", warehouse_layer
+    ).group_table == ("assetCategory")
