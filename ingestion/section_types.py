@@ -236,8 +236,8 @@ def refresh_section_types() -> int:
         section_ids = sections.ids
         for start in range(0, len(section_ids), 1000):
             graph.run_write(cypher.UNLINK_SECTION_TYPES, ids=section_ids[start : start + 1000])
-        if stale:
-            graph.run_write(cypher.DELETE_SECTION_TYPES, ids=stale)
+        for start in range(0, len(stale), 1000):
+            graph.run_write(cypher.DELETE_SECTION_TYPES, ids=stale[start : start + 1000])
         rows = [
             {
                 "id": key,
@@ -249,8 +249,10 @@ def refresh_section_types() -> int:
             }
             for key, (t, _) in types.items()
         ]
-        if rows:
-            graph.run_write(cypher.MERGE_SECTION_TYPES, rows=rows)
+        # A few hundred at a time: each carries a centroid, and one message with every
+        # type of 100,000 sections is more than the graph server takes.
+        for start in range(0, len(rows), 200):
+            graph.run_write(cypher.MERGE_SECTION_TYPES, rows=rows[start : start + 200])
         pairs = [
             {"section": sections.ids[row], "type": key}
             for key, (_, group) in types.items()
