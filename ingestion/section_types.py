@@ -16,6 +16,10 @@ from . import cypher, sql
 from .chunking import normalize_name
 from .models import Chunk, EntityMention, Section, SectionType
 
+# Types written to the graph per statement: each carries a centroid, and one message with
+# every type of 100,000 sections is more than the graph server takes.
+TYPES_PER_WRITE = 200
+
 # Shares of the similarity: the heading's words, the text's meaning, and what the text
 # holds. The heading keeps two "Experience" sections together however different the jobs;
 # the other two pull "Core Competencies" (a list of tools) towards "Skills".
@@ -249,10 +253,9 @@ def refresh_section_types() -> int:
             }
             for key, (t, _) in types.items()
         ]
-        # A few hundred at a time: each carries a centroid, and one message with every
-        # type of 100,000 sections is more than the graph server takes.
-        for start in range(0, len(rows), 200):
-            graph.run_write(cypher.MERGE_SECTION_TYPES, rows=rows[start : start + 200])
+        for start in range(0, len(rows), TYPES_PER_WRITE):
+            batch = rows[start : start + TYPES_PER_WRITE]
+            graph.run_write(cypher.MERGE_SECTION_TYPES, rows=batch)
         pairs = [
             {"section": sections.ids[row], "type": key}
             for key, (_, group) in types.items()

@@ -115,13 +115,14 @@ def extract_terms(question: str, vocab: Vocabulary, *, today: date) -> QuestionT
     tokens = tokenize(question)
     date_range = find_date_range(question, today)
     in_date = _date_token_indexes(tokens, question, date_range)
-    in_date |= _example_token_indexes(tokens, question)  # said as examples: no condition
+    # said as examples: no condition
+    in_date |= _tokens_in(tokens, [m.span() for m in _EXAMPLES.finditer(question)])
     quoted = tuple(t.text for t in tokens if t.norm == t.text.lower() and " " in t.text)
     codes = tuple(t.text for t in tokens if _CODE.match(t.text))
     names = _proper_names(question, tokens, in_date, codes)
     named = {i for _, end, length in names for i in range(end - length, end)}
-    in_shape = _shape_token_indexes(tokens, question)
-    in_shape |= _versus_average_token_indexes(tokens, question)
+    shape_words = [m.span() for m in _SHAPE_IDIOM.finditer(question)]
+    in_shape = _tokens_in(tokens, shape_words + _versus_average(question.lower())[1])
     mentions = _mentions(tokens, vocab, skip=in_date | named | in_shape)
     covered = {i for m in mentions for i in range(m.position, m.position + m.length)}
     numbers = _numbers(tokens, skip=in_date | named)
@@ -152,8 +153,12 @@ def _date_token_indexes(tokens: list[Token], question: str, found: DateRange | N
     if found is None:
         return set()
     start = question.lower().find(found.text)
-    end = start + len(found.text)
-    return {i for i, t in enumerate(tokens) if start <= t.start < end}
+    return _tokens_in(tokens, [(start, start + len(found.text))])
+
+
+def _tokens_in(tokens: list[Token], spans: list[tuple[int, int]]) -> set[int]:
+    """The tokens that start inside one of the character spans."""
+    return {i for i, t in enumerate(tokens) if any(a <= t.start < b for a, b in spans)}
 
 
 # Words that only say the question's shape: "broken down by type" groups, it is not the
@@ -166,21 +171,6 @@ _SHAPE_IDIOM = re.compile(r"\b(?:broken down|grouped|split|sorted|ordered|ranked
 _EXAMPLES = re.compile(
     r"\((?=[^()]*(?:,|\betc\b|\be\.?g\.|\bsuch as\b|\bfor example\b))[^()]*\)", re.I
 )
-
-
-def _example_token_indexes(tokens: list[Token], question: str) -> set[int]:
-    spans = [m.span() for m in _EXAMPLES.finditer(question)]
-    return {i for i, t in enumerate(tokens) if any(a <= t.start < b for a, b in spans)}
-
-
-def _shape_token_indexes(tokens: list[Token], question: str) -> set[int]:
-    spans = [m.span() for m in _SHAPE_IDIOM.finditer(question)]
-    return {i for i, t in enumerate(tokens) if any(a <= t.start < b for a, b in spans)}
-
-
-def _versus_average_token_indexes(tokens: list[Token], question: str) -> set[int]:
-    _, spans = _versus_average(question.lower())
-    return {i for i, t in enumerate(tokens) if any(a <= t.start < b for a, b in spans)}
 
 
 def _proper_names(

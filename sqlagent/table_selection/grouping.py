@@ -99,7 +99,7 @@ def _kind_table(said: str, layer: SemanticLayer) -> str | None:
         return None
     kind = found.group(1) or found.group(4)
     thing = found.group(2) or found.group(3)
-    table = _table_of_term(thing, layer) or {phrase(t): t for t in layer.tables}.get(thing)
+    table = _table_of_term(thing, layer) or _table_phrases(layer).get(thing)
     if table is None:
         return None
     # the nearest along the references: asset -> assetType -> assetCategory
@@ -195,6 +195,12 @@ def bound(
 
 
 @lru_cache(maxsize=16)
+def _table_phrases(layer: SemanticLayer) -> dict[str, str]:
+    """ "work order type" -> workOrderType, once per layer."""
+    return {phrase(t): t for t in layer.tables}
+
+
+@lru_cache(maxsize=16)
 def _qualified_columns(layer: SemanticLayer) -> dict[str, ColumnRef]:
     """ "payment method" -> payment.method, for every column but keys; once per layer."""
     return {
@@ -212,7 +218,7 @@ def _group_target(words_after: str, layer: SemanticLayer, entities: list[tuple[i
         phrase(c) for _, t in entities for c in layer.tables[t].columns
     }
     names |= set(_qualified_columns(layer))
-    tables = {phrase(t): t for t in layer.tables}
+    tables = _table_phrases(layer)
     for n in range(len(tokens), 0, -1):
         candidate = " ".join(tokens[:n])
         if candidate in names:

@@ -8,6 +8,7 @@ from pgvector.django import CosineDistance
 
 from core.providers import graph
 from core.providers.embeddings import embed_texts
+from ingestion import section_types
 from ingestion.documents import delete_document
 from ingestion.models import (
     Chunk,
@@ -237,6 +238,21 @@ def test_section_types_group_skill_sections_across_documents(collection: Collect
     )
     assert rows[0]["n"] == skill_type.member_count == 4
     assert rows[0]["dim"] == len(skill_type.centroid)
+
+
+def test_section_types_reach_the_graph_a_few_at_a_time(
+    collection: Collection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # one statement with every type of a large corpus is more than the graph server takes
+    monkeypatch.setattr(section_types, "TYPES_PER_WRITE", 2)
+    ingest(collection, CORPUS)
+    for kept in SectionType.objects.all():
+        rows = graph.run_read(
+            "MATCH (t:SectionType {id: $id}) RETURN t.member_count AS n, size(t.centroid) AS dim",
+            id=kept.key,
+        )
+        assert rows == [{"n": kept.member_count, "dim": len(kept.centroid)}]
+    assert SectionType.objects.count() > 2  # written in more than one statement
 
 
 def test_unchanged_file_is_skipped_and_changed_file_replaces_everything(

@@ -198,6 +198,16 @@ def test_a_things_number_is_its_own_number_column(warehouse_layer: SemanticLayer
     assert _plan("What is the number of scheduled jobs?", layer).aggregate == "count"
 
 
+def test_a_word_ending_a_tables_name_is_that_table_though_a_key_says_it_too(
+    warehouse_layer: SemanticLayer,
+) -> None:
+    job = Term("job", resolutions=(Resolution("primary", ("workOrder",), (), "structural"),))
+    layer = replace(warehouse_layer, terms=(job,))
+    # workOrder's workOrderTypeId says "type" too: it points at the table meant
+    plan = _plan("How many job types are there?", layer)
+    assert (plan.aggregate, plan.anchor) == ("count", "workOrderType")
+
+
 def test_a_count_and_an_amount_of_the_same_groups(warehouse_layer: SemanticLayer) -> None:
     question = "For each payment method, how many payments were made and what was the total?"
     plan = _plan(question, warehouse_layer)
