@@ -81,13 +81,25 @@ def choose(links: list[Link], preferred: Preferred = frozenset()) -> Chosen:
         for x in group:
             if x.value is None and x.element.is_table and x.score >= 0.75:
                 named_at.setdefault(x.element.table, []).append(x.start)
+    # A table one of the question's columns surely belongs to ("the genders of staff" is
+    # Staff.staff_gender, and nothing else): its meanings come next after named tables'.
+    implied = {
+        group[0].element.table
+        for group in kept
+        if len({x.element.table for x in group}) == 1 and group[0].score >= 0.75
+    }
     chosen = Chosen()
     for group in sorted(kept, key=lambda g: g[0].start):
-        chosen.choices.append(_pick(group, named_at, preferred))
+        chosen.choices.append(_pick(group, named_at, preferred, implied))
     return chosen
 
 
-def _pick(group: list[Link], named_at: dict[str, list[int]], preferred: Preferred) -> Choice:
+def _pick(
+    group: list[Link],
+    named_at: dict[str, list[int]],
+    preferred: Preferred,
+    implied: frozenset[str] | set[str] = frozenset(),
+) -> Choice:
     """A value beats a name only when it is surer; among meanings, one in a table the
     question names, the nearest such mention first ("the names of the mountains"); among
     meanings as sure, one that related verified queries use."""
@@ -100,7 +112,8 @@ def _pick(group: list[Link], named_at: dict[str, list[int]], preferred: Preferre
         named = bool(where) and (link.element.is_table or link.score >= 0.5)
         element = link.element
         confirmed = (element.table.lower(), (element.column or "").lower()) in preferred
-        return (named, link.score, confirmed, -distance, element.is_table, element.owned)
+        near = element.table in implied
+        return (named, link.score, confirmed, -distance, element.is_table, near, element.owned)
 
     steady = sorted(group, key=lambda x: (str(x.element), str(x.value)))
     ordered = sorted(steady, key=rank, reverse=True)  # a stable sort: ties keep that order

@@ -72,7 +72,7 @@ def _select(
             ),
         )
         select = select.join(_table(step.right_table, names.alias[step.right_table]), on=on)
-    outputs = [_output(o, names) for o in intent.outputs]
+    outputs = [_output(o, names, _count(intent, layer, names)) for o in intent.outputs]
     if intent.star:
         outputs = [exp.Star()] + [o for o in outputs if isinstance(o, exp.AggFunc)]
     select = select.select(*outputs)
@@ -90,17 +90,30 @@ def _select(
         select = select.group_by(*grouped)
     if intent.having is not None:
         op, value, second = intent.having
-        select = select.having(_compare(exp.Count(this=exp.Star()), op, value, second))
+        select = select.having(_compare(_count(intent, layer, names), op, value, second))
     if intent.order is not None:
-        select = select.order_by(_ordering(intent, names, outputs))
+        select = select.order_by(_ordering(intent, names, outputs, _count(intent, layer, names)))
     if intent.limit:
         select = select.limit(intent.limit)
     return select
 
 
-def _output(output: Output, names: _Names) -> exp.Expr:
+def _count(intent: Intent, layer: SemanticLayer, names: _Names) -> exp.Count:
+    """COUNT(*), or the rows of the table the question counts when that is not the one the
+    rows are grouped by ("each camera lens and the number of photos": the photos, each
+    once, not the lenses a join repeats)."""
+    counted = intent.counted
+    if counted and counted != intent.anchor and counted in names.alias:
+        key = layer.tables[counted].primary_key
+        if key:
+            column = exp.column(key, table=names.alias[counted], quoted=True)
+            return exp.Count(this=exp.Distinct(expressions=[column]))
+    return exp.Count(this=exp.Star())
+
+
+def _output(output: Output, names: _Names, count: exp.Count) -> exp.Expr:
     if output.element is None or output.element.column is None:
-        return exp.Count(this=exp.Star())
+        return count.copy()
     column = names.column(output.element)
     if output.aggregate == "count":
         return exp.Count(this=exp.Distinct(expressions=[column]) if output.distinct else column)
@@ -116,7 +129,7 @@ def _compare(target: exp.Expr, op: str, value: Any, second: Any = None) -> exp.E
         else exp.Literal.string(str(value))
     )
     if op == "between":
-        upper = exp.Literal.number(second) if second is not None else literal
+        upper = literal if second is None else _compare(target, "=", second).expression
         return exp.Between(this=target, low=literal, high=upper)
     if op in ("like", "starts", "ends"):
         pattern = {"like": "%{}%", "starts": "{}%", "ends": "%{}"}[op].format(value)
@@ -182,15 +195,17 @@ def _grouping(intent: Intent, layer: SemanticLayer, names: _Names) -> list[exp.E
     if key is None and not shown:
         raise Unreadable(f"{intent.anchor} has no key to count its rows by")
     anchor = [exp.column(key, table=names.alias[intent.anchor], quoted=True)] if key else []
-    return anchor + shown
+    return list({column.sql(): column for column in anchor + shown}.values())
 
 
-def _ordering(intent: Intent, names: _Names, outputs: list[exp.Expr]) -> exp.Ordered:
+def _ordering(
+    intent: Intent, names: _Names, outputs: list[exp.Expr], count: exp.Count
+) -> exp.Ordered:
     order = intent.order
     assert order is not None
     target: exp.Expr
     if order.aggregate == "count":
-        target = exp.Count(this=exp.Star())
+        target = count
     elif order.aggregate == "output" or order.element is None:
         if isinstance(outputs[0], exp.Star):
             raise Unreadable("it asks for every column in an order without saying of which")

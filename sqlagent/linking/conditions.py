@@ -9,6 +9,14 @@ from sqlagent.linking.intent import Condition
 from sqlagent.linking.reading_base import ReaderBase, Unreadable
 from sqlagent.linking.schema_words import Element
 
+# Words between a column and the number said of it: "whose advisor is not 2192".
+_SAID_OF = frozenset({"is", "was", "are", "were", "equal", "equals", "to", "of", "either",
+                      "not", "isnt", "wasnt", "="})  # fmt: skip
+
+
+def _plain(number: float) -> int | float:
+    return int(number) if number.is_integer() else number
+
 
 class ConditionSteps(ReaderBase):
     def _values(self) -> None:
@@ -66,6 +74,10 @@ class ConditionSteps(ReaderBase):
             op, size = found if found else ("between", 1)
             at = i + size
             number = self.words[at].number if at < len(self.words) else None
+            if number is None and self._column_then_number(at):
+                self._compare_named(i, op, at)  # "after year 1989", "over the age of 30"
+                i = at + 1
+                continue
             if number is None and at < len(self.words) and sig.DATE.match(self.lows[at]):
                 self._compare_date(i, op, at)
                 i = at + 1
@@ -82,6 +94,26 @@ class ConditionSteps(ReaderBase):
                 op, end = sig.AFTER_NUMBER[tail], end + 2
             self._compare(i, op, size, number, second, end)
             i = end
+
+    def _column_then_number(self, at: int) -> Choice | None:
+        """The column named between a comparison's words and its number, if one is."""
+        named = self.chosen.at(at + (self.lows[at : at + 1] == ["the"]))
+        if named is None or named.is_table or named.is_value or not self.free(named):
+            return None
+        rest = range(named.end, min(named.end + 2, len(self.words)))
+        number = next((n for n in rest if self.words[n].number is not None), None)
+        if number is None or not set(self.lows[named.end : number]) <= {"of"}:
+            return None
+        return named if self.holds_numbers(named.link.element) else None
+
+    def _compare_named(self, i: int, op: str, at: int) -> None:
+        named = self._column_then_number(at)
+        assert named is not None
+        end = next(n for n in range(named.end, len(self.words)) if self.words[n].number is not None)
+        number = self.words[end].number
+        assert number is not None
+        self.use(i, end + 1)
+        self.intent.conditions.append(Condition(self.take(named), op, _plain(number), at=i))
 
     def _compare(
         self, i: int, op: str, size: int, number: float, second: float | None, end: int
@@ -130,6 +162,7 @@ class ConditionSteps(ReaderBase):
                 continue
             said = set(self.lows[max(0, i - 4) : i])
             if not said & sig.LIKE_WORDS:
+                self._inside(i, word.text)
                 continue
             op = "starts" if said & sig.STARTS else "ends" if said & sig.ENDS else "like"
             before = [c for c in self.chosen.choices if c.end <= i and not c.is_value]
@@ -142,13 +175,26 @@ class ConditionSteps(ReaderBase):
             self.use(i - 4, i + 1)
             self.intent.conditions.append(Condition(target, op, word.text, at=i))
 
+    def _inside(self, i: int, text: str) -> None:
+        """ "artists that have 'a' in their names": text inside the column named after."""
+        if self.lows[i + 1 : i + 2] != ["in"]:
+            return
+        column = self.chosen.after(i + 1, within=4)
+        if not self.free(column) or column is None or column.is_table or column.is_value:
+            return
+        self.use(i, column.start)
+        self.intent.conditions.append(Condition(self.take(column), "like", text, at=i))
+
     def _numbered(self) -> None:
-        """A number right after a column or table names a row: "department 90", "id 2"."""
+        """A number right after a column or table names a row: "department 90", "id 2",
+        "whose advisor is not 2192", "of age 24 or 25"; a year after "in": "in 1995"."""
         for i, word in enumerate(self.words):
             if word.number is None or i in self.intent.used or not word.lower[:1].isdigit():
                 continue
-            named = self.chosen.before(i, within=1)
-            if named is None or named.is_value or not self.free(named):
+            if self._in_year(i, word.number):
+                continue
+            named, op = self._named_before(i)
+            if named is None:
                 continue
             element = named.link.element
             if element.is_table:
@@ -161,10 +207,54 @@ class ConditionSteps(ReaderBase):
                 self.intent.need(element.table)
                 element = key
             self.take(named)
-            self.use(i, i + 1)
-            number = word.number
-            value = int(number) if number.is_integer() else number
-            self.intent.conditions.append(Condition(element, "=", value, at=i))
+            self.use(named.end, i + 1)
+            self.intent.conditions.append(Condition(element, op, _plain(word.number), at=i))
+            self._or_number(i, element)
+
+    def _named_before(self, i: int) -> tuple[Choice | None, str]:
+        """The column or table a number is said of, and how: right before it, or before
+        "is", "is not", "either"."""
+        named = self.chosen.before(i, within=3)
+        if named is None or named.is_value or not self.free(named):
+            return None, "="
+        between = self.lows[named.end : i]
+        if between and (named.is_table or not set(between) <= _SAID_OF):
+            return None, "="
+        if between and not self.holds_numbers(named.link.element):
+            return None, "="
+        return named, "!=" if set(between) & sig.NEGATIONS else "="
+
+    def _or_number(self, i: int, element: Element) -> None:
+        """ "24 or 25": the next number is another value of the same column."""
+        after = i + 2
+        if self.lows[i + 1 : i + 2] != ["or"] or after >= len(self.words):
+            return
+        number = self.words[after].number
+        if number is None or after in self.intent.used:
+            return
+        self.use(i + 1, after + 1)
+        self.intent.conditions.append(Condition(element, "=", _plain(number), at=after))
+        self.intent.any_of = True
+
+    def _in_year(self, i: int, number: float) -> bool:
+        """ "published in 1995": the year column, or the date column's year, of a table the
+        question names."""
+        if self.lows[i - 1 : i] not in (["in"], ["during"]) or not 1800 <= number <= 2100:
+            return False
+        if not number.is_integer():
+            return False
+        year = self._dimension(("year",))
+        if year is not None and year.data_type in ("integer", "decimal"):
+            self.use(i - 1, i + 1)
+            self.intent.conditions.append(Condition(year, "=", int(number), at=i))
+            return True
+        date = self._dimension(("date",))
+        if date is None or date.data_type not in ("date", "datetime"):
+            return False
+        self.use(i - 1, i + 1)
+        first, last = f"{int(number)}-01-01", f"{int(number)}-12-31 23:59:59"
+        self.intent.conditions.append(Condition(date, "between", first, last, at=i))
+        return True
 
     def _compare_date(self, i: int, op: str, at: int) -> None:
         before = self.chosen.before(i, within=4)

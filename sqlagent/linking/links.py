@@ -5,6 +5,15 @@ from dataclasses import dataclass
 
 from sqlagent.linking.question import STOP, Word
 from sqlagent.linking.schema_words import Element, SchemaWords, stem
+from sqlagent.linking.signals import (
+    ASCENDING,
+    COUNT_NOUNS,
+    DESCENDING,
+    ONLY_WITH_NUMBER,
+    SHAPE_WORDS,
+    bounds_number,
+    lowers,
+)
 from sqlagent.linking.values import StoredValues, value_key
 
 
@@ -34,11 +43,17 @@ def name_links(words: tuple[Word, ...], schema: SchemaWords) -> list[Link]:
                 continue
             found: dict[Element, float] = {}
             for element in schema.by_word.get(run[0], ()) + schema.by_word.get(stem(run[0]), ()):
+                if size == 1 and words[start].lower in _SAYS_SHAPE and len(element.names[0][0]) > 1:
+                    continue  # "the count", "the most": a count, not bathroom_count, most_popular
                 score = max((s * _fit(name, run) for name, s in element.names), default=0.0)
                 if score > found.get(element, 0.0):
                     found[element] = score
             links += [Link(start, start + size, e, score) for e, score in found.items() if score]
     return links
+
+
+# Alone, these say the query's shape even where they are part of a longer column name.
+_SAYS_SHAPE = COUNT_NOUNS | ((DESCENDING | ASCENDING) - ONLY_WITH_NUMBER)
 
 
 def _fit(name: tuple[str, ...], run: tuple[str, ...]) -> float:
@@ -49,23 +64,34 @@ def _fit(name: tuple[str, ...], run: tuple[str, ...]) -> float:
     inner = tuple(w for w in run if w not in ("of", "the"))
     if len(inner) != len(name) or inner[0] in STOP:
         return 0.0
-    for candidate, weight in ((inner, 1.0), (inner[::-1], 0.9)):
+    # "number of trains" is a count, not train_number: the words are not turned about.
+    readings = [(inner, 1.0)] + ([] if inner[0] in ("number", "count") else [(inner[::-1], 0.9)])
+    for candidate, weight in readings:
         if candidate == name:
             return 0.95 * weight
-        if all(stem(a) == stem(b) for a, b in zip(candidate, name, strict=True)):
+        if all(_same_stem(a, b) for a, b in zip(candidate, name, strict=True)):
             return 0.8 * weight
     return 0.0
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Words of one root, by a crude stem; a word that says a count is itself ("count" is
+    not "country")."""
+    return a == b or (stem(a) == stem(b) and a not in COUNT_NOUNS)
 
 
 def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWords) -> list[Link]:
     """Runs of words that are a stored value. Quoted and capitalised text is surely meant as
     a value; a plain word that also names part of the schema hardly ever is."""
     elements = {(e.table, e.column): e for e in schema.elements if e.column}
+    lows = lowers(words)
     links: list[Link] = []
     for start in range(len(words)):
         for size in range(min(values.longest, len(words) - start), 0, -1):
             run = words[start : start + size]
             if size > 1 and any(w.quoted for w in run):
+                continue
+            if size == 1 and _a_count_or_bound(run[0], lows, start):
                 continue
             text = run[0].text if run[0].quoted else " ".join(w.text for w in run)
             found = values.find(text)
@@ -77,6 +103,18 @@ def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWor
                 if element is not None and score:
                     links.append(Link(start, start + size, element, score, value=value))
     return links
+
+
+def _a_count_or_bound(word: Word, lows: list[str], index: int) -> bool:
+    """ "two airports", "more than 2 stops", "the top 10": a number word written out, a
+    number a comparison bounds or a limit, or a plain word that says the query's shape, is
+    not a stored value."""
+    if word.quoted or word.capitalised:
+        return False
+    if word.number is None:
+        return word.lower in SHAPE_WORDS or word.lower in ONLY_WITH_NUMBER
+    limit = lows[index - 1 : index] in (["top"], ["first"], ["last"])
+    return not word.lower[:1].isdigit() or limit or bounds_number(lows, index)
 
 
 def _value_score(run: tuple[Word, ...], schema: SchemaWords) -> float:

@@ -6,9 +6,14 @@ from dataclasses import dataclass
 
 from sqlagent.vocabulary import singular
 
+# A word keeps its contraction or possessive ("don't", "country's", "students'"): split
+# off, the apostrophe would open a quoted value running to the next one.
 _TOKEN = re.compile(
-    r"\"[^\"]+\"|“[^”]+”|'[^']+'(?![a-z])|[A-Za-z0-9][A-Za-z0-9_\-\.&/]*(?<![\.\-])"
+    r"\"[^\"]+\"|“[^”]+”|'[^']+'(?![a-z])"
+    r"|(?<![\w-])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,])|(?<![\w-])-(?=\d)[\d\.]*\d"
+    r"|[A-Za-z0-9][A-Za-z0-9_\-\.&/]*(?<![\.\-])(?:['\u2019](?:s|t|re|ve|ll|d|m)\b|(?<=s)'(?!\w))?"
 )
+_GROUPED = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10, "once": 1, "twice": 2, "thrice": 3}  # fmt: skip
@@ -53,7 +58,10 @@ def read_words(question: str) -> tuple[Word, ...]:
             text = raw[1:-1].strip()
             found.append(Word(text, text.lower(), text.lower(), quoted=True))
             continue
-        text = raw[:-2] if raw.lower().endswith("'s") else raw
+        raw = raw.replace("\u2019", "'")
+        if _GROUPED.match(raw):
+            raw = raw.replace(",", "")  # "2,000,000"
+        text = raw[:-2] if raw.lower().endswith("'s") else raw.removesuffix("'")
         lower = text.lower()
         capital = text[:1].isupper() and match.start() > 0 and lower not in STOP
         lemma = "id" if lower == "ids" else singular(lower)

@@ -13,11 +13,12 @@ from sqlagent.linking.conditions import ConditionSteps
 from sqlagent.linking.intent import Intent, Ordering, Output
 from sqlagent.linking.reading_base import Unreadable
 from sqlagent.linking.schema_words import Element
+from sqlagent.linking.superlatives import SuperlativeSteps
 
 __all__ = ["Reader", "Unreadable"]
 
 
-class Reader(ConditionSteps):
+class Reader(ConditionSteps, SuperlativeSteps):
     def read(self) -> Intent:
         self._counting()
         self._values()
@@ -36,20 +37,31 @@ class Reader(ConditionSteps):
     def _counting(self) -> None:
         for i in range(len(self.lows)):
             size = sig.phrase_at(self.lows, i, sig.COUNT_WORDS)
+            again = sig.phrase_at(self.lows, i + size + 1, sig.COUNT_WORDS)
+            if size and again and self.lows[i + size] == "the":
+                size += 1 + again  # "count the number of different ..."
             if size and self._superlative_before(i):
                 size = 0  # "the most number of orders": an ordering, read with superlatives
             measured = self.chosen.after(i + size - 1, within=2) or self.chosen.at(i)
             distinct = i + size < len(self.lows) and self.lows[i + size] in sig.DISTINCT_WORDS
-            numeric = measured is not None and self.holds_numbers(measured.link.element)
+            distinct |= bool(size) and self.lows[i - 1 : i] in (["distinct"], ["different"])
+            # "the number of times": the word "number" alone is no column (invoice_number)
+            itself = measured is not None and (measured.start, measured.end) == (i, i + 1)
+            numeric = (
+                measured is not None
+                and not itself
+                and not self._counts_nothing(measured.link.element)  # "how many schools": School_ID
+            )
             if numeric and not distinct and measured is not None and not measured.is_value:
                 size = 0  # "the number of points", "the total number of customers" (a column)
             if size and not self.count:
                 self.count = True
                 self.use(i, i + size)
+                self._counted_rows(i + size, distinct)
                 for choice in self.chosen.choices:  # "number" is not apt_number here
                     if i <= choice.start < i + size and not choice.is_value:
                         self.take(choice)
-                if i + size < len(self.lows) and self.lows[i + size] in sig.DISTINCT_WORDS:
+                if distinct:
                     self.count_distinct = True
                     self.use(i + size, i + size + 1)
             size = sig.phrase_at(self.lows, i, sig.EVERYTHING)
@@ -59,6 +71,46 @@ class Reader(ConditionSteps):
             if self.lows[i] in sig.DISTINCT_WORDS and not self.count_distinct:
                 self.intent.distinct = True
                 self.use(i, i + 1)
+
+    def _counted_rows(self, end: int, distinct: bool) -> None:
+        """ "the number of photos": their rows; "the number of delegates" where delegate is
+        a column of a table the question does not name: that table's rows; "how many
+        schools are in the match", a column of a table it names, with no groups: the
+        different values."""
+        follows = self.chosen.after(end - 1, within=3)  # "how many types of jobs"
+        if follows is None or follows.is_value or distinct:
+            return
+        if follows.is_table:
+            self.intent.counted = follows.table
+        elif not self.free(follows):
+            return
+        elif (
+            self._in_groups()
+            or self._bounded(follows)
+            or (self.chosen.tables and follows.table not in self.chosen.tables)
+        ):
+            self.intent.counted = self.take(follows).table  # the rows the column names
+            self.intent.need(follows.table)
+        elif self._counts_nothing(follows.link.element):
+            self.count_distinct = True
+
+    def _bounded(self, column: Choice) -> bool:
+        """Whether the column's values are limited by a stored value or the counts by a
+        comparison ("tests with result 'Fail'", "cities with more than 3 airports")."""
+        if any(c.is_value and c.link.element == column.link.element for c in self.chosen.choices):
+            return True
+        return any(sig.comparator_at(self.lows, n) for n in range(len(self.lows)))
+
+    def _counts_nothing(self, element: Element) -> bool:
+        return not self.holds_numbers(element) or _a_key(element)
+
+    def _in_groups(self) -> bool:
+        """Whether the question asks for groups ("for each", "per") or lists rows beside a
+        count ("and", ",")."""
+        lows = set(self.lows)
+        if lows & {"each", "per", "every", "and"}:
+            return True
+        return any(sig.phrase_at(self.lows, i, sig.GROUP_WORDS) for i in range(len(self.lows)))
 
     def _groups(self) -> None:
         for i in range(len(self.lows)):
@@ -82,14 +134,16 @@ class Reader(ConditionSteps):
             if not size:
                 continue
             self.use(i, i + size)
+            window = set(self.lows[i : i + size + 6])
+            descending = bool(window & sig.DESCENDING_ORDER)
+            if self._order_by_count(i + size, descending):
+                return
             near = [
                 c for c in self.chosen.choices
                 if i + size <= c.start <= i + size + 3 and self.free(c) and not c.is_value
             ]  # fmt: skip
             columns = [c for c in near if not c.is_table]
             target = columns[0] if columns else (near[0] if near else None)
-            window = set(self.lows[i : i + size + 6])
-            descending = bool(window & sig.DESCENDING_ORDER)
             self.use(i + size, min(len(self.lows), i + size + 6))
             if target is not None and not target.is_value:
                 element = self.take(target)
@@ -102,154 +156,32 @@ class Reader(ConditionSteps):
             self.intent.order = Ordering(None, "descending" in lows, aggregate="output")
             self.use(0, 0)
 
-    def _superlative_before(self, i: int) -> bool:
-        before = self.lows[i - 1] if i else ""
-        superlative = before in sig.DESCENDING or before in sig.ASCENDING
-        return (superlative or before in sig.EXTREMES) and self.lows[i - 2 : i - 1] != ["at"]
-
-    def _superlatives(self) -> None:
-        for i, low in enumerate(self.lows):
-            counting = tuple(self.lows[i + 1 : i + 3]) in sig.COUNTED_BY
-            if low not in sig.DESCENDING and low not in sig.ASCENDING:
-                if self._extreme_count(i, counting):
-                    return
-                continue
-            if i and self.lows[i - 1] == "at":  # "at least", "at most": a comparison
-                continue
-            if self._listed(i):
-                continue  # an aggregate, read with the column it comes before
-            descending = low in sig.DESCENDING
-            if counting:  # read as a count or not at all: "number" is no column here
-                if self._counted(i, descending):
-                    return
-                continue
-            number = self.words[i + 1].number if i + 1 < len(self.words) else None
-            if low in sig.ONLY_WITH_NUMBER and not number:
-                continue
-            before = self._number_before(i)
-            if self._adjective_superlative(i, low, int(before) if before else 1):
-                return
-            limit = int(number) if number and low in ("top", "first", "last") else 1
-            if before and not number:
-                limit = int(before)  # "the five oldest people"
-            if self._superlative_order(i, low, number) or (
-                low in ("top", "first", "last") and number
-            ):
-                self.intent.limit = limit  # "the first 5" alone: a limit on another order
-                self.use(i, i + (2 if number else 1))
-                return
-
-    def _listed(self, i: int) -> bool:
-        """ "the highest and lowest prices", "the average and oldest age": a superlative
-        listed beside another aggregate."""
-        kinds = set(sig.AGGREGATES) | set(sig.LISTED_AGGREGATES)
-        after = [w for w in self.lows[i + 1 : i + 4] if w != "the"]
-        before = [w for w in self.lows[max(0, i - 3) : i] if w != "the"]
-        return (after[:1] in (["and"], [","]) and after[1:2] != [] and after[1] in kinds) or (
-            before[-1:] in (["and"], [","]) and len(before) > 1 and before[-2] in kinds
-        )
-
-    def _extreme_count(self, i: int, counting: bool) -> bool:
-        """ "the maximum number of stops", but not "the maximum and minimum number"; "the
-        room with the maximum occupancy" (the room, not the maximum)."""
-        low = self.lows[i]
-        if low not in sig.EXTREMES or self.lows[i - 1 : i] in (["and"], ["or"], [","]):
+    def _order_by_count(self, at: int, descending: bool) -> bool:
+        """ "sorted by the number of airports", "in descending order of the count": rows
+        counted, not a column, when a count is asked for too or a table follows."""
+        while at < len(self.lows) and self.lows[at] in sig.DETERMINERS:
+            at += 1  # "in descending order of their corresponding number of guests"
+        size = sig.phrase_at(self.lows, at, sig.COUNT_WORDS)
+        if not size:
             return False
-        if counting:
-            return self._counted(i, sig.EXTREMES[low])
-        if self.lows[max(0, i - 2) : i] not in (["with", "the"], ["has", "the"], ["had", "the"]):
+        named = self.chosen.at(at)  # "number of apartments" as apt_number: the rows counted
+        if named is not None and self.free(named) and not named.is_value:
+            if self.holds_numbers(named.link.element):
+                return False
+            self.take(named)
+        counted = self.chosen.after(at + size - 1, within=2)
+        if counted is not None and not counted.is_table:
+            if self.holds_numbers(counted.link.element):
+                return False  # "the number of points": a column that holds it
+            counted = None
+        if counted is None and not self.count:
             return False
-        follows = self.next_choice(i + 1, within=2)
-        if follows is None or follows.is_table or follows.is_value:
-            return False
-        if not follows.link.element.numeric:
-            return False
-        self.intent.order = Ordering(self.take(follows), sig.EXTREMES[low])
-        self.intent.limit = 1
-        self.use(i - 2, i + 1)
-        return True
-
-    def _superlative_order(self, i: int, low: str, number: float | None) -> bool:
-        descending = low in sig.DESCENDING
-        counts = low in ("most", "fewest", "least")
-        follows = self.next_choice(i + (2 if number else 1), within=3)
-        if follows is not None and follows.is_table and not counts:
-            # "the greatest body weight": the measure after the table's word
-            after = self.next_choice(follows.end, within=2)
-            if after is not None and not after.is_table and after.link.element.numeric:
-                follows = after
-        if follows is not None and follows.is_table and counts:
-            self.intent.counted = self.take(follows).table
+        if counted is not None and self.free(counted):
+            self.intent.counted = self.take(counted).table
             self.intent.need(self.intent.counted)
-            self.intent.order = Ordering(None, descending, aggregate="count")
-        elif (
-            follows is not None
-            and not follows.is_value
-            and not follows.is_table
-            and (follows.link.element.numeric or follows.start == i + 1)
-        ):
-            self.intent.order = Ordering(self.take(follows), descending)
-        elif low in sig.DIMENSIONS and (element := self._dimension(sig.DIMENSIONS[low])):
-            self.intent.order = Ordering(element, descending)
-        else:
-            return False
+        self.intent.order = Ordering(None, descending, aggregate="count")
+        self.use(at, at + size + (counted is not None))
         return True
-
-    def _counted(self, i: int, descending: bool) -> bool:
-        """ "the most number of orders": rows of a table counted per row; "the largest number
-        of bedrooms": a column that holds the count."""
-        near = [
-            c for c in self.chosen.choices
-            if i < c.start <= i + 5 and self.free(c) and not c.is_value
-        ]  # fmt: skip
-        follows = next((c for c in near if c.end > i + 3), None)
-        if follows is None:
-            return False
-        if follows.is_table:
-            self.intent.counted = follows.table
-            self.intent.need(follows.table)
-            self.intent.order = Ordering(None, descending, aggregate="count")
-        elif follows.link.element.numeric:
-            self.intent.order = Ordering(follows.link.element, descending)
-        else:  # "the most number of allergies": the rows holding them, counted
-            self.intent.order = Ordering(None, descending, aggregate="count")
-        for choice in near:  # "number" is not apt_number here
-            if choice.start < follows.end:
-                self.take(choice)
-        before = self._number_before(i)
-        self.intent.limit = int(before) if before else 1
-        self.use(i, i + 3)
-        return True
-
-    def _adjective_superlative(self, i: int, low: str, limit: int) -> bool:
-        """ "the most expensive" (a measure's adjective), "the most common X" (a count)."""
-        adjective = self.lows[i + 1] if i + 1 < len(self.lows) else ""
-        if low in ("most", "least") and adjective in sig.DIMENSIONS:
-            element = self._dimension(sig.DIMENSIONS[adjective])
-            if element is None:
-                return False
-            self.intent.order = Ordering(element, low == "most")
-        elif adjective in ("common", "popular", "frequent"):
-            follows = self.next_choice(i + 2, within=3)
-            before = self.chosen.before(i, within=4)
-            # "the color that is most common (across all products)": what comes before
-            if self._subject_before(before, i):
-                follows = before
-            if follows is None or follows.is_value:
-                return False
-            element = self.take(follows)
-            self.intent.group = element if element.column else self.label(element.table)
-            self.intent.order = Ordering(None, low in sig.DESCENDING, aggregate="count")
-        else:
-            return False
-        self.intent.limit = limit
-        self.use(i, i + 2)
-        return True
-
-    def _subject_before(self, before: Choice | None, i: int) -> bool:
-        if before is None or before.is_table or before.is_value or not self.free(before):
-            return False
-        return set(self.lows[before.end : i]) <= sig.LINKING_WORDS
 
     def _missing(self) -> None:
         for i, low in enumerate(self.lows):
@@ -368,6 +300,8 @@ class Reader(ConditionSteps):
             raise Unreadable(f"it asks about {intent.missing} rows and for ones that are missing")
         if tables:
             intent.anchor = tables[0]
+        elif intent.group is not None:  # "the payment method used most often"
+            intent.anchor = intent.group.table
         elif plain:
             assert plain[0].element is not None
             intent.anchor = plain[0].element.table
@@ -408,3 +342,8 @@ class Reader(ConditionSteps):
         intent.tables = list(dict.fromkeys([intent.anchor, *intent.tables, *named]))
         if intent.missing in intent.tables:
             intent.tables.remove(intent.missing)
+
+
+def _a_key(element: Element) -> bool:
+    """A key holds numbers that count nothing: "how many schools" is not School_ID's sum."""
+    return element.primary_key or (element.column or "").lower().endswith("id")

@@ -48,6 +48,8 @@ DIMENSIONS = {
 }  # fmt: skip
 # "how old", "how much": the measure asked for.
 HOW_MEASURES = DIMENSIONS | {"much": ("price", "cost", "amount", "fee")}
+_BOUNDS = (("greater", ">="), ("more", ">="), ("larger", ">="), ("higher", ">="),
+           ("less", "<="), ("smaller", "<="), ("lower", "<="), ("fewer", "<="))  # fmt: skip
 # Reading a comparison: the words before a number and the operator they give.
 COMPARATORS = (
     (("at", "least"), ">="), (("no", "less", "than"), ">="), (("not", "less", "than"), ">="),
@@ -62,9 +64,14 @@ COMPARATORS = (
     (("lighter", "than"), "<"), (("cheaper", "than"), "<"), (("earlier", "than"), "<"),
     (("below",), "<"), (("under",), "<"), (("before",), "<"),
     (("equal", "to"), "="), (("equals",), "="), (("exactly",), "="),
+    # "greater than or equal to", "equal to or less than"
+    *(((word, "than", "or", "equal", "to"), op) for word, op in _BOUNDS),
+    *((("equal", "to", "or", word, "than"), op) for word, op in _BOUNDS),
 )  # fmt: skip
 AFTER_NUMBER = {("or", "more"): ">=", ("or", "greater"): ">=", ("or", "above"): ">=",
-                ("or", "less"): "<=", ("or", "fewer"): "<=", ("or", "below"): "<="}  # fmt: skip
+                ("or", "less"): "<=", ("or", "fewer"): "<=", ("or", "below"): "<=",
+                ("or", "higher"): ">=", ("or", "lower"): "<=", ("or", "over"): ">=",
+                ("or", "under"): "<="}  # fmt: skip
 GROUP_WORDS = (("for", "each"), ("for", "every"), ("in", "each"), ("of", "each"),
                ("by", "each"), ("per",), ("each",), ("grouped", "by"), ("group", "by"),
                ("for", "all", "different"), ("for", "different"))  # fmt: skip
@@ -80,8 +87,19 @@ TIMES = {"once", "twice", "thrice"}  # "used more than twice": a count of rows
 DESCENDING_ORDER = {"descending", "decreasing", "desc", "reverse", "largest", "highest",
                     "most", "big", "high", "biggest", "greatest"}  # fmt: skip
 NEGATIONS = {"not", "no", "never", "without", "none", "nobody", "neither", "nor", "n't",
-             "dont", "doesnt", "didnt", "havent", "hasnt", "isnt", "arent"}  # fmt: skip
+             "dont", "doesnt", "didnt", "havent", "hasnt", "isnt", "arent", "wasnt", "werent",
+             "wont", "cant", "cannot", "couldnt", "wouldnt", "hadnt"}  # fmt: skip
 DISTINCT_WORDS = {"different", "distinct", "unique"}
+# Nouns that say a count: alone, a part of a longer column name or a stem, they are the count
+# ("the numbers of the trains" are train_number).
+COUNT_NOUNS = frozenset({"count", "counts", "number"})
+# The words a request opens with before what it asks for: "what is the ...", "return the".
+ASKING = frozenset({"what", "whats", "is", "are", "was", "were", "the", "find", "return", "give",
+                    "show", "me", "list", "tell", "us", "please", "s"})  # fmt: skip
+DETERMINERS = frozenset({"the", "their", "its", "his", "her", "corresponding", "respective"})
+# After "most" or "least": how often a value occurs, a count per value.
+FREQUENCY = frozenset({"common", "popular", "frequent", "frequently", "often", "commonly",
+                       "times"})  # fmt: skip
 # Between a subject and what is said of it: "the color that is most common".
 LINKING_WORDS = frozenset({"is", "are", "was", "were", "that", "which", "the"})
 EVERYTHING = (("all", "information"), ("all", "the", "information"), ("all", "details"),
@@ -90,6 +108,7 @@ EVERYTHING = (("all", "information"), ("all", "the", "information"), ("all", "de
 # "the most number of orders", "the largest count of stops": a superlative over a count.
 COUNTED_BY = (("number", "of"), ("count", "of"), ("amount", "of"))
 EXTREMES = {"maximum": True, "max": True, "minimum": False, "min": False}  # descending?
+SUPERLATIVES = frozenset(DESCENDING | ASCENDING | set(EXTREMES)) - ONLY_WITH_NUMBER
 COUNT_WORDS = (("how", "many"), ("number", "of"), ("count", "of"), ("count",),
                ("total", "number"))  # fmt: skip
 LIKE_WORDS = {"contain", "contains", "containing", "include", "includes", "including",
@@ -113,6 +132,16 @@ def phrase_at(lows: list[str], index: int, phrases: tuple[tuple[str, ...], ...])
     return best
 
 
+def bounds_number(lows: list[str], index: int) -> bool:
+    """Whether the word at `index` is the number of a comparison ("more than 2", "exactly
+    two", "two or more"): a bound, not a stored value."""
+    if tuple(lows[index + 1 : index + 3]) in AFTER_NUMBER:
+        return True
+    return any(
+        tuple(lows[index - len(phrase) : index]) == phrase for phrase, _ in COMPARATORS
+    ) or lows[index - 1 : index] == ["between"]
+
+
 def comparator_at(lows: list[str], index: int) -> tuple[str, int] | None:
     """The operator a comparison starting at `index` gives, and its length in words."""
     best: tuple[str, int] | None = None
@@ -130,4 +159,4 @@ SHAPE_WORDS = frozenset(
     | {w for phrase, _ in COMPARATORS for w in phrase} | set(DIMENSIONS) | ORDER_VERBS
     | {"each", "per", "every", "both", "only", "except", "also", "total", "number", "count",
        "times", "average", "percentage", "percent", "share", "ratio", "same", "different"}
-) - {"the", "to", "at", "no", "than"}  # fmt: skip
+) - {"the", "to", "at", "no", "than", "or"}  # fmt: skip

@@ -14,6 +14,7 @@ from registries.models import DataSource
 from sqlagent.agent import ask
 from sqlagent.answer_matching import matches
 from sqlagent.execution import execute_read
+from sqlagent.linking.question import read_words
 from sqlagent.third_party import source_for_url
 
 from .agent_fixtures import agent_warehouse_schema, agent_warehouse_url, no_llm, warehouse
@@ -91,6 +92,63 @@ ASKED = [
     (  # "the id of the employee": its key
         "What are the id and last name of the employee with the highest salary?",
         "SELECT employee_id, last_name FROM employees ORDER BY salary DESC LIMIT 1",
+        True,
+    ),
+    (  # a bound said in five words, not "= 12000"
+        "Which employees earn a salary greater than or equal to 12000? Give their last names.",
+        "SELECT last_name FROM employees WHERE salary >= 12000",
+        False,
+    ),
+    (  # a contraction is one word and a negation, not the start of a quoted value
+        "Which departments don't have any employees? Give the department names.",
+        "SELECT department_name FROM departments WHERE department_id NOT IN "
+        "(SELECT department_id FROM employees WHERE department_id IS NOT NULL)",
+        False,
+    ),
+    (  # "two" counts employees: it is no stored value
+        "Which department ids have exactly two employees?",
+        "SELECT department_id FROM employees GROUP BY department_id HAVING COUNT(*) = 2",
+        False,
+    ),
+    (  # ordered by a count, not by a column
+        "Show each job id and how many employees hold it, sorted by the number of employees.",
+        "SELECT job_id, COUNT(*) FROM employees GROUP BY job_id ORDER BY COUNT(*)",
+        False,
+    ),
+    (  # a superlative in each group is that group's extreme
+        "What is the lowest salary in each department id?",
+        "SELECT department_id, MIN(salary) FROM employees GROUP BY department_id",
+        False,
+    ),
+    (  # the subject, then a relative clause's verb, then "most often"
+        "What is the job id that employees hold most often?",
+        "SELECT job_id FROM employees GROUP BY job_id ORDER BY COUNT(*) DESC LIMIT 1",
+        True,
+    ),
+    (  # the counted rows are the countries, each once, not the regions a join repeats
+        "For each region, give the region's name and the number of countries in it.",
+        "SELECT r.region_name, COUNT(*) FROM regions r JOIN countries c "
+        "ON c.region_id = r.region_id GROUP BY r.region_name",
+        False,
+    ),
+    (  # the extreme value is asked, not the row that holds it
+        "What is the highest salary of employees in department 90?",
+        "SELECT MAX(salary) FROM employees WHERE department_id = 90",
+        False,
+    ),
+    (  # a column counted with no groups: its different values
+        "How many job ids appear among the employees?",
+        "SELECT COUNT(DISTINCT job_id) FROM employees",
+        False,
+    ),
+    (  # a year after "in": the date column's year
+        "Which employee ids have a job history that started in 1998?",
+        "SELECT employee_id FROM job_history WHERE YEAR(start_date) = 1998",
+        False,
+    ),
+    (  # "top 2" is the limit of the superlative read after it
+        "What are the ids of the top 2 departments with the most employees?",
+        "SELECT department_id FROM employees GROUP BY department_id ORDER BY COUNT(*) DESC LIMIT 2",
         True,
     ),
 ]
@@ -218,3 +276,27 @@ def test_words_no_name_holds_can_be_linked_by_meaning(hr_url: str, settings: Any
     linking = next(e for e in answer.trace if e["step"] == "linking" and e["status"] == "end")
     assert "wages -> employees.SALARY" in linking["detail"]["links"]
     assert matches(_gold("SELECT salary FROM employees", hr_url), answer.rows, ordered=False)
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("Who doesn't have 'Cat'?", ["Who", "doesn't", "have", "Cat"]),
+        ("the country's airports", ["the", "country", "airports"]),
+        ("the students' names and 'Ann'", ["the", "students", "names", "and", "Ann"]),
+    ],
+)
+def test_a_contraction_or_possessive_stays_in_its_word(question: str, words: list[str]) -> None:
+    # Split off, its apostrophe opened a quoted value that ran to the next quote.
+    assert [w.text for w in read_words(question)] == words
+
+
+def test_a_shape_word_inside_a_longer_column_name_is_the_shape(hr_url: str, settings: Any) -> None:
+    settings.SQL_LINKED_MIN_CONFIDENCE = 0
+    # "count" is not countries.country_id (a crude stem), nor the last word of a name.
+    answer = _asked("Show each region id and the count of countries, sorted by the count.", hr_url)
+    assert answer.status == "answered", answer.reason
+    gold = "SELECT region_id, COUNT(*) FROM countries GROUP BY region_id"
+    assert matches(_gold(gold, hr_url), answer.rows, ordered=False), answer.sql
+    counts = [row[1] for row in answer.rows]
+    assert counts == sorted(counts), answer.sql  # ordered by the count (ties either way)

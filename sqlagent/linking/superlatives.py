@@ -1,0 +1,231 @@
+"""The reading steps that find superlatives: an ordering with a limit ("the five oldest"),
+a count per value ("the most common"), the extreme in each group ("the youngest person for
+each job") or the extreme value asked ("what is the highest elevation")."""
+
+from typing import TypeGuard
+
+from sqlagent.linking import signals as sig
+from sqlagent.linking.chosen import Choice
+from sqlagent.linking.intent import Ordering, Output
+from sqlagent.linking.reading_base import ReaderBase
+
+
+class SuperlativeSteps(ReaderBase):
+    def _superlative_before(self, i: int) -> bool:
+        before = self.lows[i - 1] if i else ""
+        superlative = before in sig.DESCENDING or before in sig.ASCENDING
+        return (superlative or before in sig.EXTREMES) and self.lows[i - 2 : i - 1] != ["at"]
+
+    def _superlatives(self) -> None:
+        """The first superlative read; "the top 10 airlines that operate the most routes":
+        a limit, then the superlative that orders."""
+        top = self._superlatives_from(0)
+        if top:
+            self.intent.limit = top
+        else:
+            self._extreme_asked()
+
+    def _extreme_asked(self) -> None:
+        """ "What is the highest elevation of an airport in Iceland?", "Return the maximum
+        number of points": the extreme value itself is asked, not the row that has it."""
+        order = self.intent.order
+        if order is None or order.element is None or order.aggregate or self.intent.limit != 1:
+            return
+        first = next((n for n, low in enumerate(self.lows) if low not in sig.ASKING), None)
+        if first is None or self.lows[first] not in sig.SUPERLATIVES:
+            return
+        named = self.chosen.after(first, within=4)
+        if named is None or named.link.element != order.element:
+            return
+        self.intent.outputs.append(Output(order.element, "max" if order.descending else "min"))
+        self.intent.order, self.intent.limit = None, None
+
+    def _superlatives_from(self, start: int) -> int:
+        """Reads the first superlative from `start` on; returns the limit a "top N" before
+        it sets (0 when none)."""
+        for i, low in enumerate(self.lows):
+            if i < start:
+                continue
+            counting = tuple(self.lows[i + 1 : i + 3]) in sig.COUNTED_BY
+            if low not in sig.DESCENDING and low not in sig.ASCENDING:
+                if self._extreme_count(i, counting):
+                    return 0
+                continue
+            if i and self.lows[i - 1] == "at":  # "at least", "at most": a comparison
+                continue
+            if self._listed(i):
+                continue  # an aggregate, read with the column it comes before
+            descending = low in sig.DESCENDING
+            if counting:  # read as a count or not at all: "number" is no column here
+                if self._counted(i, descending):
+                    return 0
+                continue
+            number = self.words[i + 1].number if i + 1 < len(self.words) else None
+            if low in sig.ONLY_WITH_NUMBER and not number:
+                continue
+            read = self._superlative_at(i, low, number)
+            if read is not None:
+                return read
+        return 0
+
+    def _superlative_at(self, i: int, low: str, number: float | None) -> int | None:
+        """The superlative at `i` read (None when it is not one): 0, or the limit of a "top
+        N" that leaves the ordering to a later superlative."""
+        before = self._number_before(i)
+        if self._adjective_superlative(i, low, int(before) if before else 1):
+            return 0
+        limit = int(number) if number and low in ("top", "first", "last") else 1
+        if before and not number:
+            limit = int(before)  # "the five oldest people"
+        if self._superlative_order(i, low, number):
+            self.use(i, i + (2 if number else 1))
+            picked = self.lows[max(0, i - 2) : i] in (["with", "the"], ["has", "the"])
+            if picked or not self._extreme_per_group():
+                self.intent.limit = limit
+            return 0
+        if low in ("top", "first", "last") and number:
+            self.use(i, i + 2)  # "the first 5" alone: a limit on another order
+            self.intent.limit = limit
+            self._superlatives_from(i + 2)
+            return limit
+        return None
+
+    def _extreme_per_group(self) -> bool:
+        """ "the youngest person for each job", "the smallest salary in every department":
+        the measure's extreme in each group, not the one row at the top."""
+        order, group = self.intent.order, self.intent.group
+        if order is None or group is None or order.aggregate or order.element is None:
+            return False
+        if order.element == group or not order.element.column:
+            return False
+        aggregate = "max" if order.descending else "min"
+        self.intent.outputs.append(Output(order.element, aggregate))
+        self.intent.order = None
+        return True
+
+    def _listed(self, i: int) -> bool:
+        """ "the highest and lowest prices", "the average and oldest age": a superlative
+        listed beside another aggregate."""
+        kinds = set(sig.AGGREGATES) | set(sig.LISTED_AGGREGATES)
+        after = [w for w in self.lows[i + 1 : i + 4] if w != "the"]
+        before = [w for w in self.lows[max(0, i - 3) : i] if w != "the"]
+        return (after[:1] in (["and"], [","]) and after[1:2] != [] and after[1] in kinds) or (
+            before[-1:] in (["and"], [","]) and len(before) > 1 and before[-2] in kinds
+        )
+
+    def _extreme_count(self, i: int, counting: bool) -> bool:
+        """ "the maximum number of stops", but not "the maximum and minimum number"; "the
+        room with the maximum occupancy" (the room, not the maximum)."""
+        low = self.lows[i]
+        if low not in sig.EXTREMES or self.lows[i - 1 : i] in (["and"], ["or"], [","]):
+            return False
+        if counting:
+            return self._counted(i, sig.EXTREMES[low])
+        if self.lows[max(0, i - 2) : i] not in (["with", "the"], ["has", "the"], ["had", "the"]):
+            return False
+        follows = self.next_choice(i + 1, within=2)
+        if follows is None or follows.is_table or follows.is_value:
+            return False
+        if not follows.link.element.numeric:
+            return False
+        self.intent.order = Ordering(self.take(follows), sig.EXTREMES[low])
+        self.intent.limit = 1
+        self.use(i - 2, i + 1)
+        return True
+
+    def _superlative_order(self, i: int, low: str, number: float | None) -> bool:
+        descending = low in sig.DESCENDING
+        counts = low in ("most", "fewest", "least")
+        follows = self.next_choice(i + (2 if number else 1), within=3)
+        if follows is not None and follows.is_table and not counts:
+            # "the greatest body weight": the measure after the table's word
+            after = self.next_choice(follows.end, within=2)
+            if after is not None and not after.is_table and after.link.element.numeric:
+                follows = after
+        if follows is not None and follows.is_table and counts:
+            self.intent.counted = self.take(follows).table
+            self.intent.need(self.intent.counted)
+            self.intent.order = Ordering(None, descending, aggregate="count")
+        elif (
+            follows is not None
+            and not follows.is_value
+            and not follows.is_table
+            and (follows.link.element.numeric or follows.start == i + 1)
+        ):
+            self.intent.order = Ordering(self.take(follows), descending)
+        elif low in sig.DIMENSIONS and (element := self._dimension(sig.DIMENSIONS[low])):
+            self.intent.order = Ordering(element, descending)
+        else:
+            return False
+        return True
+
+    def _counted(self, i: int, descending: bool) -> bool:
+        """ "the most number of orders": rows of a table counted per row; "the largest number
+        of bedrooms": a column that holds the count."""
+        near = [
+            c for c in self.chosen.choices
+            if i < c.start <= i + 5 and self.free(c) and not c.is_value
+        ]  # fmt: skip
+        follows = next((c for c in near if c.end > i + 3), None)
+        if follows is None:
+            return False
+        if follows.is_table:
+            self.intent.counted = follows.table
+            self.intent.need(follows.table)
+            self.intent.order = Ordering(None, descending, aggregate="count")
+        elif follows.link.element.numeric:
+            self.intent.order = Ordering(follows.link.element, descending)
+        else:  # "the most number of allergies": the rows holding them, counted
+            self.intent.order = Ordering(None, descending, aggregate="count")
+        for choice in near:  # "number" is not apt_number here
+            if choice.start < follows.end:
+                self.take(choice)
+        before = self._number_before(i)
+        self.intent.limit = int(before) if before else 1
+        self.use(i, i + 3)
+        return True
+
+    def _adjective_superlative(self, i: int, low: str, limit: int) -> bool:
+        """ "the most expensive" (a measure's adjective), "the most common X" (a count)."""
+        adjective = self.lows[i + 1] if i + 1 < len(self.lows) else ""
+        if low in ("most", "least") and adjective in sig.DIMENSIONS:
+            element = self._dimension(sig.DIMENSIONS[adjective])
+            if element is None:
+                return False
+            self.intent.order = Ordering(element, low == "most")
+        elif adjective in sig.FREQUENCY:
+            follows = self.next_choice(i + 2, within=3)
+            # "the color that is most common (across all products)": what comes before
+            before = self._subject_before(i)
+            if before is not None:
+                follows = before
+            if follows is None or follows.is_value:
+                return False
+            element = self.take(follows)
+            self.intent.group = element if element.column else self.label(element.table)
+            self.intent.order = Ordering(None, low in sig.DESCENDING, aggregate="count")
+        else:
+            return False
+        self.intent.limit = limit
+        self.use(i, i + 2)
+        return True
+
+    def _subject_before(self, i: int) -> Choice | None:
+        """ "the color that is most common", "the job id that employees hold most often":
+        the column before linking words, or before a relative clause of a few words."""
+        before = self.chosen.before(i, within=4)
+        if (
+            self._free_column(before)
+            and len(set(self.lows[before.end : i]) - sig.LINKING_WORDS) <= 1
+        ):
+            return before  # "the method (that is) used the most often": a verb at most
+        clause = [n for n in range(max(0, i - 5), i) if self.lows[n] in ("that", "which")]
+        if not clause:
+            return None
+        before = self.chosen.before(clause[-1], within=2)
+        return before if self._free_column(before) else None
+
+    def _free_column(self, choice: Choice | None) -> TypeGuard[Choice]:
+        return (
+            choice is not None and not choice.is_table and not choice.is_value and self.free(choice)
+        )
