@@ -43,6 +43,9 @@ class ConditionSteps(ReaderBase):
                 )
             ):
                 self.take(named)  # "the city Boston", "whose detail is 'Vincent'"
+            said = self.chosen.after(choice.end - 1, within=1)
+            if said is not None and self.free(said) and said.link.element == element:
+                self.take(said)  # "in the spring election cycle"
             value = choice.link.value if op != "like" else self.words[choice.start].text
             earlier = values[n - 1] if n else None
             joined = self.lows[earlier.end : choice.start] if earlier else []
@@ -257,15 +260,18 @@ class ConditionSteps(ReaderBase):
         return True
 
     def _compare_date(self, i: int, op: str, at: int) -> None:
+        """The column a date bounds: the date named before it, else the date of a table
+        the question names, else a text column named before it."""
         before = self.chosen.before(i, within=4)
-        if (
-            self.free(before)
-            and before is not None
-            and before.link.element.data_type in ("date", "datetime", "text")
-        ):
-            target: Element | None = self.take(before)
+        named = before if self.free(before) else None
+        kind = named.link.element.data_type if named is not None else ""
+        target: Element | None = None
+        if named is not None and kind in ("date", "datetime"):
+            target = self.take(named)
         else:
             target = self._dimension(("date", "time", "day"))
+            if target is None and named is not None and kind == "text":
+                target = self.take(named)
         if target is None:
             raise Unreadable(f"I could not tell which date '{self.words[at].text}' bounds")
         self.use(i, at + 1)

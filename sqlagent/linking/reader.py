@@ -198,6 +198,13 @@ class Reader(ConditionSteps, SuperlativeSteps):
             if not self.free(choice) or choice.is_value or choice.is_table:
                 continue
             element = self._labelled(choice, self.take(choice))
+            if self._had(choice) and self.intent.outputs:
+                self.intent.need(element.table)  # "students who have treasurer votes": a join
+                continue
+            full = self._full_name(choice, element)
+            if full:
+                self.intent.outputs += [Output(part) for part in full]
+                continue
             aggregates = self._aggregates_before(choice.start)
             if self.count and not aggregates and self.count_distinct:
                 aggregates = ["count"]
@@ -209,6 +216,32 @@ class Reader(ConditionSteps, SuperlativeSteps):
         self._postfix_aggregate()
         if self.count and not any(o.aggregate == "count" for o in self.intent.outputs):
             self.intent.outputs.append(Output(None, "count"))
+
+    def _had(self, choice: Choice) -> bool:
+        """A column said to be had in a relative clause ("who have president votes") names
+        rows that must exist, not a value asked for."""
+        before = [
+            w
+            for w in self.lows[max(0, choice.start - 3) : choice.start]
+            if w not in sig.DETERMINERS
+        ]
+        return before[-2:] in (["who", "have"], ["who", "has"], ["that", "have"], ["that", "has"],
+                               ["which", "have"], ["which", "has"], ["who", "had"])  # fmt: skip
+
+    def _full_name(self, choice: Choice, element: Element) -> list[Element]:
+        """ "the full names of the students": their first and last names."""
+        if self.lows[choice.start - 1 : choice.start] != ["full"] or choice.end - choice.start > 1:
+            return []
+        table = self._table_after(choice.end) or element.table
+        parts = [
+            next((e for e in self.schema.elements if e.table == table and e.column
+                  and e.names[0][0][-2:] == (part, "name")), None)
+            for part in ("first", "last")
+        ]  # fmt: skip
+        if None in parts:
+            return []
+        self.use(choice.start - 1, choice.start)
+        return [e for e in parts if e is not None]
 
     def _aggregates_before(self, index: int) -> list[str]:
         """ "the average and total capacity", "the highest and lowest price": each

@@ -146,6 +146,11 @@ ASKED = [
         "SELECT employee_id FROM job_history WHERE YEAR(start_date) = 1998",
         False,
     ),
+    (  # a full name is the first and the last
+        "What are the full names of the employees in department 90?",
+        "SELECT first_name, last_name FROM employees WHERE department_id = 90",
+        False,
+    ),
     (  # "top 2" is the limit of the superlative read after it
         "What are the ids of the top 2 departments with the most employees?",
         "SELECT department_id FROM employees GROUP BY department_id ORDER BY COUNT(*) DESC LIMIT 2",
