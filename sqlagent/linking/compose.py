@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from registries.services import SemanticLayer
+from registries.services import Relationship, SemanticLayer
 from sqlagent.join_paths import JoinPlan, NoJoinPath, plan_joins
 from sqlagent.linking.intent import Condition, Intent, Output
 from sqlagent.linking.reader import Unreadable
@@ -29,7 +29,7 @@ def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     if not intent.tables:
         raise Unreadable("it names no table to read")
     try:
-        joins = plan_joins(layer, intent.tables)
+        joins = plan_joins(layer, intent.tables, via=_named_keys(intent, layer))
     except NoJoinPath as error:
         raise Unreadable(f"the tables it names are not related: {error}") from error
     names = _Names(joins)
@@ -47,6 +47,19 @@ def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     for half in halves[1:]:
         statement = exp.intersect(statement, half, distinct=True)
     return statement
+
+
+def _named_keys(intent: Intent, layer: SemanticLayer) -> list[Relationship]:
+    """The relationships whose referring column the question names ("students who have
+    treasurer votes": Voting_record.Treasurer_Vote, not the first key to Student)."""
+    named = {(e.table, e.column) for e in intent.joined_by}
+    named |= {(c.element.table, c.element.column) for c in [*intent.conditions, *intent.both]}
+    named |= {(o.element.table, o.element.column) for o in intent.outputs if o.element}
+    return [
+        rel
+        for rel in layer.relationships
+        if (rel.from_table, rel.from_column) in named and rel.to_table in intent.tables
+    ]
 
 
 def _table(name: str, alias: str) -> exp.Table:

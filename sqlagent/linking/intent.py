@@ -51,6 +51,7 @@ class Intent:
     missing: str | None = None  # a table whose rows the anchor's rows must not have
     both: list[Condition] = field(default_factory=list)  # each must hold in some row (INTERSECT)
     guessed_label: bool = False  # rows shown by a column that does not name them
+    joined_by: list[Element] = field(default_factory=list)  # columns said to be had: joins
     used: set[int] = field(default_factory=set)  # word indexes the intent explains
     notes: list[str] = field(default_factory=list)  # how words were read, for the trace
 

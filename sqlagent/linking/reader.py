@@ -105,8 +105,8 @@ class Reader(ConditionSteps, SuperlativeSteps):
         return not self.holds_numbers(element) or _a_key(element)
 
     def _in_groups(self) -> bool:
-        """Whether the question asks for groups ("for each", "per") or lists rows beside a
-        count ("and", ",")."""
+        """Whether the question asks for groups ("for each", "per") or lists things beside
+        the count ("each nationality and the number of hosts")."""
         lows = set(self.lows)
         if lows & {"each", "per", "every", "and"}:
             return True
@@ -200,6 +200,7 @@ class Reader(ConditionSteps, SuperlativeSteps):
             element = self._labelled(choice, self.take(choice))
             if self._had(choice) and self.intent.outputs:
                 self.intent.need(element.table)  # "students who have treasurer votes": a join
+                self.intent.joined_by.append(element)
                 continue
             full = self._full_name(choice, element)
             if full:

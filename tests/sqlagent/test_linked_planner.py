@@ -305,3 +305,17 @@ def test_a_shape_word_inside_a_longer_column_name_is_the_shape(hr_url: str, sett
     assert matches(_gold(gold, hr_url), answer.rows, ordered=False), answer.sql
     counts = [row[1] for row in answer.rows]
     assert counts == sorted(counts), answer.sql  # ordered by the count (ties either way)
+
+
+def test_a_key_column_the_question_names_is_the_join_it_takes(settings: Any) -> None:
+    if not (settings.DATASETS_DIR / "spider_train").is_dir():
+        pytest.skip(f"the sample datasets are not at {settings.DATASETS_DIR}")
+    settings.SQL_LINKED_MIN_CONFIDENCE = 0
+    url = load_spider_db("voter_2", "mysql://root@127.0.0.1:3306/", database=f"{PREFIX}_voter_2")[
+        0
+    ].url
+    # Voting_record refers to Student by six columns; the treasurer's is the one named.
+    answer = _asked("Show the last names of the students who have treasurer votes.", url)
+    assert answer.status == "answered", answer.reason
+    gold = "SELECT s.LName FROM Student s JOIN Voting_record v ON s.StuID = v.Treasurer_Vote"
+    assert matches(_gold(gold, url), answer.rows, ordered=False), answer.sql
