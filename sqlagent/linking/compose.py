@@ -135,14 +135,16 @@ def _output(output: Output, names: _Names, count: exp.Count) -> exp.Expr:
     return column
 
 
+def _literal(value: Any) -> exp.Expr:
+    if isinstance(value, int | float):
+        return exp.Literal.number(value)
+    return exp.Literal.string(str(value))
+
+
 def _compare(target: exp.Expr, op: str, value: Any, second: Any = None) -> exp.Expr:
-    literal = (
-        exp.Literal.number(value)
-        if isinstance(value, int | float)
-        else exp.Literal.string(str(value))
-    )
-    if op == "between":
-        upper = literal if second is None else _compare(target, "=", second).expression
+    literal = _literal(value)
+    if op == "between":  # numbers, or the dates of a year
+        upper = literal if second is None else _literal(second)
         return exp.Between(this=target, low=literal, high=upper)
     if op in ("like", "starts", "ends"):
         pattern = {"like": "%{}%", "starts": "{}%", "ends": "%{}"}[op].format(value)

@@ -77,9 +77,13 @@ class ConditionSteps(ReaderBase):
             op, size = found if found else ("between", 1)
             at = i + size
             number = self.words[at].number if at < len(self.words) else None
-            if number is None and self._column_then_number(at):
-                self._compare_named(i, op, at)  # "after year 1989", "over the age of 30"
-                i = at + 1
+            named = self._column_then_number(at) if number is None else None
+            if named is not None:  # "after year 1989", "over the age of 30"
+                column, end = named
+                self.use(i, end + 1)
+                value = _plain(self.words[end].number or 0.0)
+                self.intent.conditions.append(Condition(self.take(column), op, value, at=i))
+                i = end + 1
                 continue
             if number is None and at < len(self.words) and sig.DATE.match(self.lows[at]):
                 self._compare_date(i, op, at)
@@ -98,25 +102,17 @@ class ConditionSteps(ReaderBase):
             self._compare(i, op, size, number, second, end)
             i = end
 
-    def _column_then_number(self, at: int) -> Choice | None:
-        """The column named between a comparison's words and its number, if one is."""
+    def _column_then_number(self, at: int) -> tuple[Choice, int] | None:
+        """The column named between a comparison's words and its number, and where the
+        number is, if there is one."""
         named = self.chosen.at(at + (self.lows[at : at + 1] == ["the"]))
-        if named is None or named.is_table or named.is_value or not self.free(named):
+        if not self.free_column(named) or not self.holds_numbers(named.link.element):
             return None
         rest = range(named.end, min(named.end + 2, len(self.words)))
         number = next((n for n in rest if self.words[n].number is not None), None)
         if number is None or not set(self.lows[named.end : number]) <= {"of"}:
             return None
-        return named if self.holds_numbers(named.link.element) else None
-
-    def _compare_named(self, i: int, op: str, at: int) -> None:
-        named = self._column_then_number(at)
-        assert named is not None
-        end = next(n for n in range(named.end, len(self.words)) if self.words[n].number is not None)
-        number = self.words[end].number
-        assert number is not None
-        self.use(i, end + 1)
-        self.intent.conditions.append(Condition(self.take(named), op, _plain(number), at=i))
+        return named, number
 
     def _compare(
         self, i: int, op: str, size: int, number: float, second: float | None, end: int
@@ -183,7 +179,7 @@ class ConditionSteps(ReaderBase):
         if self.lows[i + 1 : i + 2] != ["in"]:
             return
         column = self.chosen.after(i + 1, within=4)
-        if not self.free(column) or column is None or column.is_table or column.is_value:
+        if not self.free_column(column):
             return
         self.use(i, column.start)
         self.intent.conditions.append(Condition(self.take(column), "like", text, at=i))
@@ -242,9 +238,8 @@ class ConditionSteps(ReaderBase):
     def _in_year(self, i: int, number: float) -> bool:
         """ "published in 1995": the year column, or the date column's year, of a table the
         question names."""
-        if self.lows[i - 1 : i] not in (["in"], ["during"]) or not 1800 <= number <= 2100:
-            return False
-        if not number.is_integer():
+        in_words = self.lows[i - 1 : i] in (["in"], ["during"])
+        if not in_words or not number.is_integer() or not 1800 <= number <= 2100:
             return False
         year = self._dimension(("year",))
         if year is not None and year.data_type in ("integer", "decimal"):

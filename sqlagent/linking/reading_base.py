@@ -1,6 +1,8 @@
 """What every reading step shares: the words, the chosen links, the intent being built, and
 which words and links are already explained."""
 
+from typing import TypeGuard
+
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice, Chosen
 from sqlagent.linking.intent import Intent
@@ -46,6 +48,12 @@ class ReaderBase:
 
     def free(self, choice: Choice | None) -> bool:
         return choice is not None and choice.start not in self.taken
+
+    def free_column(self, choice: Choice | None) -> TypeGuard[Choice]:
+        """A column (not a table or a value) no step has read yet."""
+        return (
+            choice is not None and not choice.is_table and not choice.is_value and self.free(choice)
+        )
 
     def next_choice(self, index: int, within: int = 3) -> Choice | None:
         found = self.chosen.after(index - 1, within=within)

@@ -2,8 +2,6 @@
 a count per value ("the most common"), the extreme in each group ("the youngest person for
 each job") or the extreme value asked ("what is the highest elevation")."""
 
-from typing import TypeGuard
-
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
 from sqlagent.linking.intent import Ordering, Output
@@ -215,7 +213,7 @@ class SuperlativeSteps(ReaderBase):
         the column before linking words, or before a relative clause of a few words."""
         before = self.chosen.before(i, within=4)
         if (
-            self._free_column(before)
+            self.free_column(before)
             and len(set(self.lows[before.end : i]) - sig.LINKING_WORDS) <= 1
         ):
             return before  # "the method (that is) used the most often": a verb at most
@@ -223,9 +221,4 @@ class SuperlativeSteps(ReaderBase):
         if not clause:
             return None
         before = self.chosen.before(clause[-1], within=2)
-        return before if self._free_column(before) else None
-
-    def _free_column(self, choice: Choice | None) -> TypeGuard[Choice]:
-        return (
-            choice is not None and not choice.is_table and not choice.is_value and self.free(choice)
-        )
+        return before if self.free_column(before) else None

@@ -151,6 +151,21 @@ ASKED = [
         "SELECT first_name, last_name FROM employees WHERE department_id = 90",
         False,
     ),
+    (  # a number said of a column across "is not"
+        "List the last names of employees whose department id is not 50.",
+        "SELECT last_name FROM employees WHERE department_id <> 50",
+        False,
+    ),
+    (  # two numbers of one column joined by "or"
+        "Which employees have a salary of either 24000 or 17000? Give their last names.",
+        "SELECT last_name FROM employees WHERE salary IN (24000, 17000)",
+        False,
+    ),
+    (  # quoted text "in" a column is matched inside it
+        "Which employees have 'son' in their last names? Give their employee ids.",
+        "SELECT employee_id FROM employees WHERE last_name LIKE '%son%'",
+        False,
+    ),
     (  # "top 2" is the limit of the superlative read after it
         "What are the ids of the top 2 departments with the most employees?",
         "SELECT department_id FROM employees GROUP BY department_id ORDER BY COUNT(*) DESC LIMIT 2",
@@ -289,6 +304,7 @@ def test_words_no_name_holds_can_be_linked_by_meaning(hr_url: str, settings: Any
         ("Who doesn't have 'Cat'?", ["Who", "doesn't", "have", "Cat"]),
         ("the country's airports", ["the", "country", "airports"]),
         ("the students' names and 'Ann'", ["the", "students", "names", "and", "Ann"]),
+        ("between -50 and 2,000,000", ["between", "-50", "and", "2000000"]),
     ],
 )
 def test_a_contraction_or_possessive_stays_in_its_word(question: str, words: list[str]) -> None:
