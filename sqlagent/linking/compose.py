@@ -14,6 +14,7 @@ from sqlagent.linking.reader import Unreadable
 from sqlagent.linking.schema_words import Element
 
 _AGGREGATES = {"sum": exp.Sum, "avg": exp.Avg, "min": exp.Min, "max": exp.Max}
+_PARTS = {"year": exp.Year, "month": exp.Month}
 
 
 class _Names:
@@ -128,6 +129,8 @@ def _output(output: Output, names: _Names, count: exp.Count) -> exp.Expr:
     if output.element is None or output.element.column is None:
         return count.copy()
     column = names.column(output.element)
+    if output.part:
+        return _PARTS[output.part](this=column)
     if output.aggregate == "count":
         return exp.Count(this=exp.Distinct(expressions=[column]) if output.distinct else column)
     if output.aggregate in _AGGREGATES:
@@ -136,9 +139,7 @@ def _output(output: Output, names: _Names, count: exp.Count) -> exp.Expr:
 
 
 def _literal(value: Any) -> exp.Expr:
-    if isinstance(value, int | float):
-        return exp.Literal.number(value)
-    return exp.Literal.string(str(value))
+    return exp.convert(value if isinstance(value, bool | int | float) else str(value))
 
 
 def _compare(target: exp.Expr, op: str, value: Any, second: Any = None) -> exp.Expr:
@@ -189,7 +190,8 @@ def _missing(
 
 def _grouping(intent: Intent, layer: SemanticLayer, names: _Names) -> list[exp.Expr]:
     if intent.group is not None and intent.group.column:
-        return [names.column(intent.group)]
+        column = names.column(intent.group)
+        return [_PARTS[intent.period](this=column) if intent.period else column]
     plain = [o.element for o in intent.outputs if o.element is not None and not o.aggregate]
     if plain and any(o.aggregate for o in intent.outputs):
         # "each status code and the number of bookings": the columns shown with a count

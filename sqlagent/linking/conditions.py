@@ -63,6 +63,37 @@ class ConditionSteps(ReaderBase):
             self.intent.conditions.remove(first)
             self.intent.both.insert(0, first)
 
+    def _flags(self) -> None:
+        """ "active trucks", "tax exempt accounts": a yes-or-no column said of the rows is a
+        condition on them; a negation just before ("not active") asks for the others."""
+        for choice in self.chosen.choices:
+            element = choice.link.element
+            if element.data_type != "boolean" or not self.free_column(choice):
+                continue
+            if choice.end - choice.start == 1 and self.by_root(choice):
+                continue  # "records" is not is_recordable
+            if self.lows[choice.start - 1 : choice.start] in (["whether"], ["if"]):
+                continue  # "whether it is active": the flag is asked
+            self._flagged_rows(choice)
+            near = range(max(0, choice.start - 2), choice.start)
+            negation = [n for n in near if self.lows[n] in sig.NEGATIONS]
+            self.take(choice)
+            self.use(negation[0] if negation else choice.start, choice.start)
+            self.intent.conditions.append(Condition(element, "=", not negation, at=choice.start))
+
+    def _flagged_rows(self, flag: Choice) -> None:
+        """ "active trucks": the rows a flag is said of must be its table's; a word
+        nothing here names leaves that unknown."""
+        n = flag.end
+        while (found := self.chosen.at(n)) is not None and found.is_value:
+            n = found.end  # "active Ford trucks"
+        if n >= len(self.words) or self.chosen.at(n) is not None or not self.words[n].content:
+            return
+        if self.words[n].lower in sig.SHAPE_WORDS:
+            return
+        said = " ".join(w.text for w in self.words[flag.start : n + 1])
+        raise Unreadable(f"I do not know which rows '{said}' are")
+
     def _comparisons(self) -> None:
         i = 0
         while i < len(self.lows):
@@ -117,12 +148,16 @@ class ConditionSteps(ReaderBase):
     def _compare(
         self, i: int, op: str, size: int, number: float, second: float | None, end: int
     ) -> None:
-        after = self.next_choice(end, within=2)
+        after = self.chosen.after(end - 1, within=2)  # a table may be named twice
+        if after is not None and not after.is_table and not self.free(after):
+            after = None
         if after is not None and set(self.lows[end : after.start]) & {"and", "or", ","}:
             after = None  # "above 50 and managers ...": the next clause, not what is counted
         self.use(i, end)
         times = self.lows[end : end + 1] == ["times"] or self.lows[i + size] in sig.TIMES
-        if (after is not None and after.is_table) or times:
+        # "cities with more than 3 airports", "counties with two delegates": rows counted
+        counted = after is not None and (after.is_table or self._counts_rows_of(after))
+        if counted or times:
             if after is not None:
                 self.intent.counted = self.take(after).table
                 self.intent.need(self.intent.counted)
@@ -140,10 +175,50 @@ class ConditionSteps(ReaderBase):
         if target is None and dimension:
             target = self._dimension(dimension)
         if target is None:
+            target = self._measured_by_unit(end)
+        if target is None and self._compare_year(i, op, number, end):
+            return
+        if target is None:
             raise Unreadable(f"I could not tell what '{self.words[i].text} {number:g}' compares")
         value = int(number) if number.is_integer() else number
         upper = None if second is None else (int(second) if second.is_integer() else second)
         self.intent.conditions.append(Condition(target, op, value, upper, at=i))
+
+    def _counts_rows_of(self, column: Choice) -> bool:
+        """ "at least two delegates", where a delegate is a column of a table the question
+        does not name: that table's rows are counted."""
+        element = column.link.element
+        if column.is_table or column.is_value or self.holds_numbers(element):
+            return False
+        others = {c.table for c in self.chosen.choices if c is not column}
+        return bool(others) and element.table not in others
+
+    def _measured_by_unit(self, end: int) -> Element | None:
+        """ "at least 25 years old": the measure the words after the number name."""
+        for n in range(end, min(end + 2, len(self.lows))):
+            if self.lows[n] in sig.DIMENSIONS and n not in self.intent.used:
+                target = self._dimension(sig.DIMENSIONS[self.lows[n]])
+                if target is not None:
+                    self.use(end, n + 1)
+                return target
+        return None
+
+    def _compare_year(self, i: int, op: str, number: float, end: int) -> bool:
+        """ "books made after 1989", "movies before 2000": a year bounds the year column,
+        or a date, of a table the question names."""
+        if not number.is_integer() or not 1800 <= number <= 2100:
+            return False
+        year = self._dimension(("year",))
+        if year is not None and year.numeric:
+            self.intent.conditions.append(Condition(year, op, int(number), at=i))
+            return True
+        date = self.date_column()
+        if date is None:
+            return False
+        after = op in (">", "<=")  # the year's last day bounds "after" and "at most"
+        bound = f"{int(number)}-12-31 23:59:59" if after else f"{int(number)}-01-01"
+        self.intent.conditions.append(Condition(date, op, bound, at=i))
+        return True
 
     def _negates_table(self, start: int, end: int) -> bool:
         """ "tracks that do not have a race in class GT": the negation is of the table
@@ -194,6 +269,7 @@ class ConditionSteps(ReaderBase):
                 continue
             named, op = self._named_before(i)
             if named is None:
+                self._number_of_unit(i, word.number)
                 continue
             element = named.link.element
             if element.is_table:
@@ -209,6 +285,15 @@ class ConditionSteps(ReaderBase):
             self.use(named.end, i + 1)
             self.intent.conditions.append(Condition(element, op, _plain(word.number), at=i))
             self._or_number(i, element)
+
+    def _number_of_unit(self, i: int, number: float) -> None:
+        """ "movies with 5 star rating", "rated 3 stars": a number right before the number
+        column it counts in is that column's value."""
+        unit = self.chosen.at(i + 1)
+        if not self.free_column(unit) or not unit.link.element.numeric:
+            return
+        self.use(i, i + 1)
+        self.intent.conditions.append(Condition(self.take(unit), "=", _plain(number), at=i))
 
     def _named_before(self, i: int) -> tuple[Choice | None, str]:
         """The column or table a number is said of, and how: right before it, or before
@@ -236,23 +321,34 @@ class ConditionSteps(ReaderBase):
         self.intent.any_of = True
 
     def _in_year(self, i: int, number: float) -> bool:
-        """ "published in 1995": the year column, or the date column's year, of a table the
-        question names."""
-        in_words = self.lows[i - 1 : i] in (["in"], ["during"])
+        """ "hired in 2024": the date named before; "published in 1995": the year column, or
+        a date column, of a table the question names."""
+        in_words = self.lows[i - 1 : i] in (["in"], ["during"]) or self.lows[i - 2 : i] in (
+            ["month", "of"],
+            ["months", "of"],
+        )  # "in each month of 2025"
         if not in_words or not number.is_integer() or not 1800 <= number <= 2100:
             return False
+        date = self._date_named_before(i - 1)
         year = self._dimension(("year",))
-        if year is not None and year.data_type in ("integer", "decimal"):
+        if date is None and year is not None and year.data_type in ("integer", "decimal"):
             self.use(i - 1, i + 1)
             self.intent.conditions.append(Condition(year, "=", int(number), at=i))
             return True
-        date = self._dimension(("date",))
-        if date is None or date.data_type not in ("date", "datetime"):
+        date = date or self.date_column()
+        if date is None:
             return False
         self.use(i - 1, i + 1)
         first, last = f"{int(number)}-01-01", f"{int(number)}-12-31 23:59:59"
         self.intent.conditions.append(Condition(date, "between", first, last, at=i))
         return True
+
+    def _date_named_before(self, i: int) -> Element | None:
+        """ "hired in 2024": the date column a word right before names."""
+        named = self.chosen.before(i, within=2)
+        if not self.free_column(named) or named.link.element.data_type not in ("date", "datetime"):
+            return None
+        return self.take(named)
 
     def _compare_date(self, i: int, op: str, at: int) -> None:
         """The column a date bounds: the date named before it, else the date of a table
@@ -264,7 +360,7 @@ class ConditionSteps(ReaderBase):
         if named is not None and kind in ("date", "datetime"):
             target = self.take(named)
         else:
-            target = self._dimension(("date", "time", "day"))
+            target = self.date_column() or self._dimension(("date", "time", "day"))
             if target is None and named is not None and kind == "text":
                 target = self.take(named)
         if target is None:

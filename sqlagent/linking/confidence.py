@@ -68,9 +68,10 @@ class Evidence:
         unexplained = [i for i in content if i not in covered]
         scores = [c.link.score for c in chosen.choices] or [0.0]
         named = set(chosen.tables)
+        # Quoted text, numbers and names ("Texas") the plan does not use: a value not found.
         unplaced = tuple(
-            w.text for i, w in enumerate(words) if (w.quoted or (w.number is not None and
-                                                    w.lower[:1].isdigit())) and i not in covered
+            w.text for i, w in enumerate(words) if (w.quoted or w.capitalised or (
+                w.number is not None and w.lower[:1].isdigit())) and i not in covered
         )  # fmt: skip
         return cls(
             unexplained_share=len(unexplained) / max(1, len(content)),

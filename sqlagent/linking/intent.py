@@ -15,6 +15,7 @@ class Output:
     element: Element | None
     aggregate: str | None = None  # count, sum, avg, min, max
     distinct: bool = False  # COUNT(DISTINCT ...)
+    part: str | None = None  # "year", "month": of a date
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class Intent:
     conditions: list[Condition] = field(default_factory=list)
     any_of: bool = False  # conditions joined by OR, not AND
     group: Element | None = None
+    period: str | None = None  # "year", "month": the group is its date's year or month
     having: tuple[str, float, float | None] | None = None  # COUNT(*) op value (second)
     order: Ordering | None = None
     limit: int | None = None

@@ -4,7 +4,7 @@ of a table's or column's name (`schema_words`), or a value stored in a column (`
 from dataclasses import dataclass
 
 from sqlagent.linking.question import STOP, Word
-from sqlagent.linking.schema_words import Element, SchemaWords, stem
+from sqlagent.linking.schema_words import Element, SchemaWords, root, stem
 from sqlagent.linking.signals import (
     ASCENDING,
     COUNT_NOUNS,
@@ -30,8 +30,9 @@ class Link:
         return range(self.start, self.end)
 
 
-def name_links(words: tuple[Word, ...], schema: SchemaWords) -> list[Link]:
-    """Every run of words that names a table or column, with how surely."""
+def name_links(words: tuple[Word, ...], schema: SchemaWords, *, roots: bool = True) -> list[Link]:
+    """Every run of words that names a table or column, with how surely; `roots`: also by
+    Snowball stems, and a flag by its name without its verb."""
     lemmas = [w.lemma for w in words]
     links: list[Link] = []
     for start in range(len(words)):
@@ -42,10 +43,17 @@ def name_links(words: tuple[Word, ...], schema: SchemaWords) -> list[Link]:
             if run[-1] in STOP or any(w.quoted for w in words[start : start + size]):
                 continue
             found: dict[Element, float] = {}
-            for element in schema.by_word.get(run[0], ()) + schema.by_word.get(stem(run[0]), ()):
+            first = run[0]
+            candidates = schema.by_word.get(first, ()) + schema.by_word.get(stem(first), ())
+            if roots:
+                candidates += schema.by_root.get(root(first), ())
+            for element in dict.fromkeys(candidates):
                 if size == 1 and words[start].lower in _SAYS_SHAPE and len(element.names[0][0]) > 1:
                     continue  # "the count", "the most": a count, not bathroom_count, most_popular
-                score = max((s * _fit(name, run) for name, s in element.names), default=0.0)
+                flag = roots and element.column is not None
+                names = element.names + (_without_verb(element.names[0][0]) if flag else ())
+                fits = (s * _fit(name, run, roots) for name, s in names)
+                score = max(fits, default=0.0)
                 if score > found.get(element, 0.0):
                     found[element] = score
             links += [Link(start, start + size, e, score) for e, score in found.items() if score]
@@ -56,7 +64,12 @@ def name_links(words: tuple[Word, ...], schema: SchemaWords) -> list[Link]:
 _SAYS_SHAPE = COUNT_NOUNS | ((DESCENDING | ASCENDING) - ONLY_WITH_NUMBER)
 
 
-def _fit(name: tuple[str, ...], run: tuple[str, ...]) -> float:
+def _without_verb(name: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], float], ...]:
+    """The column is_tax_exempt is "tax exempt" (the table Has_Allergy is not "allergy")."""
+    return ((name[1:], 0.9),) if len(name) > 1 and name[0] in ("is", "has", "can", "was") else ()
+
+
+def _fit(name: tuple[str, ...], run: tuple[str, ...], roots: bool) -> float:
     """How well a run of question words matches a name: exactly, by stems, or as "amount
     of settlement" for settlement_amount (the words about the other way round)."""
     if name == run:
@@ -69,15 +82,16 @@ def _fit(name: tuple[str, ...], run: tuple[str, ...]) -> float:
     for candidate, weight in readings:
         if candidate == name:
             return 0.95 * weight
-        if all(_same_stem(a, b) for a, b in zip(candidate, name, strict=True)):
+        if all(_same_stem(a, b, roots) for a, b in zip(candidate, name, strict=True)):
             return 0.8 * weight
     return 0.0
 
 
-def _same_stem(a: str, b: str) -> bool:
-    """Words of one root, by a crude stem; a word that says a count is itself ("count" is
-    not "country")."""
-    return a == b or (stem(a) == stem(b) and a not in COUNT_NOUNS)
+def _same_stem(a: str, b: str, roots: bool) -> bool:
+    """Words of one root, by a crude or (`roots`) a Snowball stem; a word that says a count
+    is itself ("count" is not "country")."""
+    same = stem(a) == stem(b) or (roots and root(a) == root(b))
+    return a == b or (same and a not in COUNT_NOUNS)
 
 
 def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWords) -> list[Link]:

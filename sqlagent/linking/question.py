@@ -63,7 +63,9 @@ def read_words(question: str) -> tuple[Word, ...]:
             raw = raw.replace(",", "")  # "2,000,000"
         text = raw[:-2] if raw.lower().endswith("'s") else raw.removesuffix("'")
         lower = text.lower()
-        capital = text[:1].isupper() and match.start() > 0 and lower not in STOP
+        before = question[: match.start()].rstrip(" \"'“”(")
+        opens = not before or before.endswith((".", "?", "!", ":"))  # a sentence's first word
+        capital = text[:1].isupper() and not opens and lower not in STOP
         lemma = "id" if lower == "ids" else singular(lower)
         found.append(Word(text, lower, lemma, capitalised=capital))
     return tuple(found)

@@ -18,8 +18,18 @@ from sqlagent.linking.superlatives import SuperlativeSteps
 __all__ = ["Reader", "Unreadable"]
 
 
+# Words after which a verb comes: relative pronouns, auxiliaries, negation.
+_VERB_LEAD = frozenset({"who", "that", "which", "did", "does", "do", "not", "never", "are", "is",
+                        "was", "were", "been", "have", "has", "had"})  # fmt: skip
+
+
+# Words that list columns with the rows they are of: "branches with the city".
+_WITH = frozenset({("with",), ("and", "their"), ("and", "its"), ("along", "with")})
+
+
 class Reader(ConditionSteps, SuperlativeSteps):
     def read(self) -> Intent:
+        self._flags()
         self._counting()
         self._values()
         self._patterns()
@@ -117,6 +127,8 @@ class Reader(ConditionSteps, SuperlativeSteps):
             size = sig.phrase_at(self.lows, i, sig.GROUP_WORDS)
             if not size:
                 continue
+            if self._by_period(i, size):
+                return
             target = self.next_choice(i + size)
             if target is None or target.is_value:
                 continue
@@ -125,6 +137,30 @@ class Reader(ConditionSteps, SuperlativeSteps):
             self.intent.group = element if element.column else self.label(element.table)
             self.intent.need(element.table)
             return
+
+    def _by_period(self, i: int, size: int) -> bool:
+        """ "for each year", "in each month of 2025" where no column holds the year: the
+        year or month of a date of the rows asked about."""
+        at = i + size
+        part = self.lows[at] if at < len(self.lows) else ""
+        if part not in ("year", "month"):
+            return False
+        named = self.chosen.at(at)
+        tables = self.chosen.tables
+        if named is not None and (
+            not self.free(named)
+            or (named.link.element.numeric and (not tables or named.table in tables))
+        ):
+            return False  # a column that holds the year itself
+        date = self._date_named_before(i) or self.date_column()  # "issued in each month"
+        if date is None:
+            return False
+        if named is not None:
+            self.take(named)
+        self.use(i, at + 1)
+        self.intent.group, self.intent.period = date, part
+        self.intent.need(date.table)
+        return True
 
     def _orders(self) -> None:
         for i in range(len(self.lows)):
@@ -197,6 +233,8 @@ class Reader(ConditionSteps, SuperlativeSteps):
         for choice in self.chosen.choices:
             if not self.free(choice) or choice.is_value or choice.is_table:
                 continue
+            if self._said_as_verb(choice):
+                continue  # left unexplained: the reading's evidence says so
             element = self._labelled(choice, self.take(choice))
             if self._had(choice) and self.intent.outputs:
                 self.intent.need(element.table)  # "students who have treasurer votes": a join
@@ -212,11 +250,63 @@ class Reader(ConditionSteps, SuperlativeSteps):
             for aggregate in aggregates or [""]:
                 distinct = aggregate == "count" and self.count_distinct
                 self.intent.outputs.append(Output(element, aggregate or None, distinct=distinct))
-        if not self.count and not any(o.element for o in self.intent.outputs):
+        if not any(o.element for o in self.intent.outputs):
             self._how_measure()
         self._postfix_aggregate()
         if self.count and not any(o.aggregate == "count" for o in self.intent.outputs):
             self.intent.outputs.append(Output(None, "count"))
+        self._listed_with()
+
+    def _listed_with(self) -> None:
+        """ "List our branches with the city and state": the rows by their name, then the
+        columns listed with them."""
+        if any(o.aggregate for o in self.intent.outputs) or self.intent.having:
+            return  # "students with different sex": what is counted or averaged by
+        shown = [o.element for o in self.intent.outputs if o.element]
+        for choice in self.chosen.choices:
+            if not choice.is_table or not shown:
+                continue
+            joined = next(
+                (
+                    size
+                    for size in (1, 2)
+                    if tuple(self.lows[choice.end : choice.end + size]) in _WITH
+                ),
+                0,
+            )
+            listed = self.chosen.after(choice.end + joined - 1, within=2)
+            if not joined or listed is None or listed.link.element not in shown:
+                continue
+            label = self.named_label(choice.table)
+            if label is not None and label not in shown:
+                self.intent.outputs.insert(0, Output(label))
+            break
+        self._tables_listed(shown)
+
+    def _tables_listed(self, shown: list[Element]) -> None:
+        """ "with their employee number, role and branch": a table listed among the
+        columns asked is its rows' name."""
+        listed = set(shown)
+        for choice in self.chosen.choices:
+            before = self.chosen.before(choice.start, within=2)
+            said = self.lows[before.end : choice.start] if before is not None else []
+            if not choice.is_table or before is None or said not in ([], ["and"]):
+                continue  # (commas are not words)
+            label = self.named_label(choice.table)
+            if before.link.element in listed and label is not None:
+                self.intent.outputs.append(Output(label))
+                listed.add(choice.link.element)
+
+    def _said_as_verb(self, choice: Choice) -> bool:
+        """ "pilots who did not win", "phones use", "the doctor named Zach": a word that
+        meets a column only by its root, right after its subject or a relative or auxiliary
+        word, is a verb, not the column asked for."""
+        if choice.end - choice.start != 1 or not self.by_root(choice):
+            return False
+        if choice.start < 2:
+            return False  # "Who directed Avatar?", "Which nations ...": what is asked
+        after_subject = self.chosen.at(choice.start - 1) is not None
+        return after_subject or self.lows[choice.start - 1] in _VERB_LEAD
 
     def _had(self, choice: Choice) -> bool:
         """A column said to be had in a relative clause ("who have president votes") names
@@ -288,13 +378,17 @@ class Reader(ConditionSteps, SuperlativeSteps):
             return
 
     def _how_measure(self) -> None:
-        """ "how old", "how tall": the measure the adjective names is asked for."""
+        """ "how old", "how tall": the measure the adjective names is asked for; beside a
+        count, "how much" is its total ("how many payments, and how much did they add up
+        to")."""
         for i in range(len(self.lows) - 1):
             if self.lows[i] != "how" or self.lows[i + 1] not in sig.HOW_MEASURES:
                 continue
+            if self.count and self.lows[i + 1] != "much":
+                continue
             element = self._dimension(sig.HOW_MEASURES[self.lows[i + 1]])
             if element is not None:
-                self.intent.outputs.append(Output(element))
+                self.intent.outputs.append(Output(element, "sum" if self.count else None))
                 self.use(i, i + 2)
             return
 
@@ -357,12 +451,18 @@ class Reader(ConditionSteps, SuperlativeSteps):
             intent.order and intent.order.aggregate == "count"
         )
         if intent.group is not None and not aggregated and intent.having is None:
-            intent.outputs.insert(0, Output(intent.group))  # "for each delegate, the party"
+            # "for each delegate, the party"
+            intent.outputs.insert(0, Output(intent.group, part=intent.period))
             intent.group = None
         elif (
             intent.group is not None and intent.outputs and all(o.aggregate for o in intent.outputs)
         ):
-            intent.outputs.insert(0, Output(intent.group))
+            intent.outputs.insert(0, Output(intent.group, part=intent.period))
+        if intent.period:  # the date grouped by is shown as its year or month
+            intent.outputs = [
+                Output(o.element, part=intent.period) if o == Output(intent.group) else o
+                for o in intent.outputs
+            ]
         intent.outputs = list(dict.fromkeys(intent.outputs))
         if not intent.outputs and not intent.star:
             subject = intent.group or self.label(intent.anchor)

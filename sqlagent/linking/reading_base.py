@@ -9,6 +9,16 @@ from sqlagent.linking.intent import Intent
 from sqlagent.linking.question import Word
 from sqlagent.linking.schema_words import Element, SchemaWords
 
+BOOKKEEPING = frozenset({"created", "updated", "modified", "deleted", "inserted", "changed"})
+
+
+def _date_rank(element: Element, table: int) -> tuple[bool, int, bool]:
+    words = set(element.names[0][0])
+    return bool(words & BOOKKEEPING), table, "date" not in words
+
+
+_ASKED_FIRST = frozenset({"which", "what", "list", "show", "name", "give", "find", "return"})
+
 
 class Unreadable(Exception):
     """The question's parts could not be placed; the message says which."""
@@ -37,6 +47,13 @@ class ReaderBase:
         a number, the database converts it."""
         pair = (element.table.lower(), (element.column or "").lower())
         return element.numeric or pair in self.numbers
+
+    def by_root(self, choice: Choice) -> bool:
+        """Whether a one-word link meets its name only by the word's root ("records" and
+        is_recordable, "win" and winning_pilot)."""
+        word = self.words[choice.start]
+        names = choice.link.element.names
+        return not any(word.lemma in name or word.lower in name for name, _ in names)
 
     def use(self, start: int, end: int) -> None:
         self.intent.used.update(range(start, end))
@@ -99,6 +116,18 @@ class ReaderBase:
                 return element
         return None
 
+    def date_column(self) -> Element | None:
+        """The date a year or a date bounds when the question names none: a date column of
+        a table it names, one whose name says "date" first, a row's own bookkeeping
+        (created, updated) last."""
+        tables = self.chosen.tables or [c.table for c in self.chosen.choices]
+        dates = [
+            e
+            for e in self.schema.elements
+            if e.table in tables and e.column and e.data_type in ("date", "datetime")
+        ]
+        return min(dates, key=lambda e: _date_rank(e, tables.index(e.table)), default=None)
+
     def _number_before(self, i: int) -> float | None:
         """ "the five oldest", "the three cities with the most": a count of rows to keep."""
         for n in range(i - 1, max(-1, i - 5), -1):
@@ -107,5 +136,9 @@ class ReaderBase:
                 if self.lows[n - 1 : n] in (["the"], ["top"], ["first"]) or n == i - 1:
                     self.use(n, n + 1)
                     return word.number
-                return None
+                break
+        asked = self.words[1].number if len(self.words) > 2 and i > 1 else None
+        if asked is not None and self.lows[0] in _ASKED_FIRST and 1 not in self.intent.used:
+            self.use(1, 2)  # "Which 5 customers owe us the most?"
+            return asked
         return None

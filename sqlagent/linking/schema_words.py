@@ -8,6 +8,8 @@ name" and, inside that table, plain "name". Common abbreviations in names are sp
 from dataclasses import dataclass
 from functools import lru_cache
 
+import Stemmer
+
 from registries.services import SemanticLayer
 from sqlagent.vocabulary import words
 
@@ -54,8 +56,9 @@ class Element:
 @dataclass(frozen=True)
 class SchemaWords:
     elements: tuple[Element, ...]
-    by_word: dict[str, tuple[Element, ...]]  # any word of a name -> elements it may name
+    by_word: dict[str, tuple[Element, ...]]  # any word of a name (or its crude stem) -> elements
     longest: int
+    by_root: dict[str, tuple[Element, ...]]  # a name word's Snowball stem -> elements
 
 
 _INITIALS = {"f": "first", "l": "last", "m": "middle"}  # FName, LName, MName
@@ -75,6 +78,16 @@ def name_words(identifier: str) -> tuple[str, ...]:
 def stem(word: str) -> str:
     """A crude stem, enough to meet "settled" and "settlement", "managed" and "manager"."""
     return word[:5] if len(word) > 5 else word
+
+
+_SNOWBALL = Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=65_536)
+def root(word: str) -> str:
+    """The Snowball stem, for what the crude one misses: "hired" and "hire", "cities" and
+    "city"."""
+    return str(_SNOWBALL.stemWord(word))
 
 
 def _column_names(
@@ -157,12 +170,17 @@ def schema_words(layer: SemanticLayer) -> SchemaWords:
                     )
                 )
     by_word: dict[str, list[Element]] = {}
+    by_root: dict[str, list[Element]] = {}
     for element in elements:
         for word in {w for sequence, _ in element.names for w in sequence}:
             by_word.setdefault(word, []).append(element)
             if stem(word) != word:
                 by_word.setdefault(stem(word), []).append(element)
+            by_root.setdefault(root(word), []).append(element)
     longest = max((len(s) for e in elements for s, _ in e.names), default=1)
     return SchemaWords(
-        tuple(elements), {w: tuple(found) for w, found in by_word.items()}, min(longest, 5)
+        tuple(elements),
+        {w: tuple(found) for w, found in by_word.items()},
+        min(longest, 5),
+        {w: tuple(found) for w, found in by_root.items()},
     )

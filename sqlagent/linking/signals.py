@@ -110,7 +110,7 @@ COUNTED_BY = (("number", "of"), ("count", "of"), ("amount", "of"))
 EXTREMES = {"maximum": True, "max": True, "minimum": False, "min": False}  # descending?
 SUPERLATIVES = frozenset(DESCENDING | ASCENDING | set(EXTREMES)) - ONLY_WITH_NUMBER
 COUNT_WORDS = (("how", "many"), ("number", "of"), ("count", "of"), ("count",),
-               ("total", "number"))  # fmt: skip
+               ("total", "number"), ("headcount",))  # fmt: skip
 LIKE_WORDS = {"contain", "contains", "containing", "include", "includes", "including",
               "like", "substring", "word", "start", "starts", "starting", "begin",
               "begins", "beginning", "end", "ends", "ending"}  # fmt: skip

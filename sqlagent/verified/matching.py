@@ -266,7 +266,7 @@ def _named(words: tuple[Word, ...], schema: SchemaWords, values: StoredValues) -
     """The runs of words that surely name a column, a table or a stored value: the names
     (and values, as `'value'`) each may stand for."""
     found: Named = {}
-    for link in name_links(words, schema):
+    for link in name_links(words, schema, roots=False):  # as the matcher was fitted
         shape_only = all(w.lower in SHAPE_WORDS for w in words[link.start : link.end])
         if link.score >= SURE_LINK and not shape_only:
             names = found.setdefault((link.start, link.end), set())

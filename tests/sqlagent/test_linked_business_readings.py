@@ -1,0 +1,109 @@
+"""The schema-linked planner on a business database as introspection alone describes it
+(the demo warehouse's tables, bootstrapped with no term confirmed): flags, dates found by
+their type, periods, counts asked up front, and what it cannot place."""
+
+from typing import Any
+
+import pytest
+
+from core.databases.scope import Scope
+from sqlagent.agent import ask
+from sqlagent.answer_matching import matches
+from sqlagent.execution import execute_read
+from sqlagent.third_party import source_for_url
+
+from .agent_fixtures import agent_warehouse_url, no_llm
+
+__all__ = ["agent_warehouse_url", "no_llm"]
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_llm")]
+
+
+@pytest.fixture
+def asked(agent_warehouse_url: str, settings: Any) -> Any:
+    settings.SQL_LINKED_MIN_CONFIDENCE = 0  # the reading, whatever the fitted threshold
+    source, _ = source_for_url(agent_warehouse_url)
+
+    def run(question: str) -> Any:
+        return ask(question, source=source, scope=Scope())
+
+    return run
+
+
+def _gold(sql: str, url: str) -> list[tuple[Any, ...]]:
+    return execute_read(sql, url=url, agent=False, max_rows=10_000).rows
+
+
+READINGS = [
+    (  # a yes-or-no column said of the rows is a condition on them
+        "How many active vehicles are there?",
+        "SELECT COUNT(*) FROM vehicle WHERE isActive",
+    ),
+    (  # ... and a negation asks for the others
+        "How many customers are not active?",
+        "SELECT COUNT(*) FROM customer WHERE NOT isActive",
+    ),
+    (  # is_tax_exempt is "tax exempt"
+        "How many customers are tax exempt?",
+        "SELECT COUNT(*) FROM customer WHERE isTaxExempt",
+    ),
+    (  # a year bounds the table's date, whatever the column is called (paidOn)
+        "How many payments were received in 2025?",
+        "SELECT COUNT(*) FROM payment WHERE YEAR(paidOn) = 2025",
+    ),
+    (  # "hired" names hireDate by its root, not terminationDate or createdAt
+        "How many employees were hired in 2024?",
+        "SELECT COUNT(*) FROM employee WHERE YEAR(hireDate) = 2024",
+    ),
+    (  # a year after a comparison bounds the table's date
+        "How many employees were hired after 2020?",
+        "SELECT COUNT(*) FROM employee WHERE hireDate > '2020-12-31'",
+    ),
+    (  # a count and "how much" beside it: the total
+        "How many payments came in during 2025, and how much did they add up to?",
+        "SELECT COUNT(*), SUM(amount) FROM payment WHERE YEAR(paidOn) = 2025",
+    ),
+    (  # rows listed "with" columns are shown by their name too
+        "List the branches with their city and state.",
+        "SELECT name, city, state FROM branch",
+    ),
+    (  # a table listed among the columns asked is its rows' name
+        "List the parts with their part number and manufacturer.",
+        "SELECT p.partNumber, p.name, m.name FROM part p JOIN manufacturer m "
+        "ON m.id = p.manufacturerId",
+    ),
+    (  # "each month of 2025" where no column holds the month: the date's month
+        "How many quotes were issued in each month of 2025?",
+        "SELECT MONTH(issuedOn), COUNT(*) FROM quote WHERE YEAR(issuedOn) = 2025 "
+        "GROUP BY MONTH(issuedOn)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "gold"), READINGS)
+def test_a_business_question_is_read_from_the_schema_alone(
+    asked: Any, agent_warehouse_url: str, question: str, gold: str
+) -> None:
+    answer = asked(question)
+    assert answer.status == "answered", answer.reason
+    assert answer.generator == "linked"
+    assert matches(_gold(gold, agent_warehouse_url), answer.rows, ordered=False), answer.sql
+
+
+def test_a_count_asked_up_front_limits_the_superlative(asked: Any) -> None:
+    answer = asked("Which 3 customers have the most invoices?")
+    assert answer.status == "answered", answer.reason
+    assert len(answer.rows) == 3
+    assert "LIMIT 3" in answer.sql
+
+
+def test_a_flag_said_of_rows_nothing_names_is_declined_with_them(asked: Any) -> None:
+    answer = asked("How many active trucks are there?")
+    assert answer.status == "declined"
+    assert "active trucks" in answer.reason
+
+
+def test_a_name_the_database_does_not_hold_is_not_dropped(asked: Any) -> None:
+    answer = asked("How many customers are there in Narnia?")
+    assert answer.status == "declined"
+    assert "Narnia" in answer.reason  # not every customer, as if it were not asked
