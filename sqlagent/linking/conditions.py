@@ -166,14 +166,15 @@ class ConditionSteps(ReaderBase):
             return
         target = None
         dimension = sig.DIMENSIONS.get(self.lows[i])
+        before = self.chosen.before(i, within=4)
         if after is not None and self.holds_numbers(after.link.element):
             target = self.take(after)
-        if target is None:
-            before = self.chosen.before(i, within=4)
-            if self.free(before) and before is not None and self.holds_numbers(before.link.element):
-                target = self.take(before)
-        if target is None and dimension:
+        if target is None and dimension:  # "student ids who are older than 20": the age
             target = self._dimension(dimension)
+        if before is not None and self.free(before):
+            said = before.link.element
+            if self.holds_numbers(said) and target in (None, said):
+                target = self.take(before)
         if target is None:
             target = self._measured_by_unit(end)
         if target is None and self._compare_year(i, op, number, end):

@@ -356,6 +356,11 @@ SPIDER_READINGS = [
         "Which pilots are at least 25 years old? Give their names.",
         "SELECT Name FROM pilot WHERE Age >= 25",
     ),
+    (  # "older" compares the age, not the number column named before it
+        "allergy_1",
+        "Give the student ids that are older than 20.",
+        "SELECT StuID FROM Student WHERE Age > 20",
+    ),
     (  # a year after a comparison bounds the year column of the table asked about
         "culture_company",
         "What are the titles of books made after 1989?",
