@@ -18,6 +18,10 @@ def _plain(number: float) -> int | float:
     return int(number) if number.is_integer() else number
 
 
+def _a_year(number: float) -> bool:
+    return number.is_integer() and 1800 <= number <= 2100
+
+
 class ConditionSteps(ReaderBase):
     def _values(self) -> None:
         values = [c for c in self.chosen.choices if c.is_value]
@@ -177,7 +181,7 @@ class ConditionSteps(ReaderBase):
                 target = self.take(before)
         if target is None:
             target = self._measured_by_unit(end)
-        if target is None and self._compare_year(i, op, number, end):
+        if target is None and self._compare_year(i, op, number):
             return
         if target is None:
             raise Unreadable(f"I could not tell what '{self.words[i].text} {number:g}' compares")
@@ -204,10 +208,10 @@ class ConditionSteps(ReaderBase):
                 return target
         return None
 
-    def _compare_year(self, i: int, op: str, number: float, end: int) -> bool:
+    def _compare_year(self, i: int, op: str, number: float) -> bool:
         """ "books made after 1989", "movies before 2000": a year bounds the year column,
         or a date, of a table the question names."""
-        if not number.is_integer() or not 1800 <= number <= 2100:
+        if not _a_year(number):
             return False
         year = self._dimension(("year",))
         if year is not None and year.numeric:
@@ -288,8 +292,8 @@ class ConditionSteps(ReaderBase):
             self._or_number(i, element)
 
     def _number_of_unit(self, i: int, number: float) -> None:
-        """ "movies with 5 star rating", "rated 3 stars": a number right before the number
-        column it counts in is that column's value."""
+        """ "movies with a 5 star rating": a number right before the number column it
+        counts in is that column's value."""
         unit = self.chosen.at(i + 1)
         if not self.free_column(unit) or not unit.link.element.numeric:
             return
@@ -328,7 +332,7 @@ class ConditionSteps(ReaderBase):
             ["month", "of"],
             ["months", "of"],
         )  # "in each month of 2025"
-        if not in_words or not number.is_integer() or not 1800 <= number <= 2100:
+        if not in_words or not _a_year(number):
             return False
         date = self._date_named_before(i - 1)
         year = self._dimension(("year",))

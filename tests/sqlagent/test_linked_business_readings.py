@@ -43,6 +43,10 @@ READINGS = [
         "How many customers are not active?",
         "SELECT COUNT(*) FROM customer WHERE NOT isActive",
     ),
+    (  # "headcount" is a count
+        "What is the headcount of active employees?",
+        "SELECT COUNT(*) FROM employee WHERE isActive",
+    ),
     (  # is_tax_exempt is "tax exempt"
         "How many customers are tax exempt?",
         "SELECT COUNT(*) FROM customer WHERE isTaxExempt",

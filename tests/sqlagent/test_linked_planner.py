@@ -313,6 +313,11 @@ def test_a_contraction_or_possessive_stays_in_its_word(question: str, words: lis
     assert [w.text for w in read_words(question)] == words
 
 
+def test_a_name_is_capitalised_where_no_sentence_opens() -> None:
+    words = read_words('"Give" the cities in Texas. Show Names (Ann)?')
+    assert [w.text for w in words if w.capitalised] == ["Texas", "Names", "Ann"]
+
+
 def test_a_shape_word_inside_a_longer_column_name_is_the_shape(hr_url: str, settings: Any) -> None:
     settings.SQL_LINKED_MIN_CONFIDENCE = 0
     # "count" is not countries.country_id (a crude stem), nor the last word of a name.
