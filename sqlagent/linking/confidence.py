@@ -73,6 +73,9 @@ class Evidence:
             w.text for i, w in enumerate(words) if (w.quoted or w.capitalised or (
                 w.number is not None and w.lower[:1].isdigit())) and i not in covered
         )  # fmt: skip
+        counted = intent.count_of  # "how many pink unicorns": things the schema does not hold
+        if counted and covered.isdisjoint(counted) and all(_a_noun(words[i]) for i in counted):
+            unplaced += (" ".join(words[i].text for i in counted),)
         return cls(
             unexplained_share=len(unexplained) / max(1, len(content)),
             unexplained=float(len(unexplained)),
@@ -192,3 +195,8 @@ def best_case(evidence: Evidence) -> float:
 def threshold() -> float:
     configured = settings.SQL_LINKED_MIN_CONFIDENCE
     return float(model()["threshold"] if configured is None else configured)
+
+
+def _a_noun(word: Word) -> bool:
+    """A word a count can be of: meaning of its own, not a shape word ("how many more")."""
+    return word.content and word.lower not in SHAPE_WORDS and not word.quoted

@@ -49,6 +49,7 @@ class Intent:
     order: Ordering | None = None
     limit: int | None = None
     counted: str | None = None  # the table whose rows HAVING or ORDER BY count
+    count_of: range = range(0)  # the words a count is of ("how many pink unicorns")
     tables: list[str] = field(default_factory=list)  # to join, anchor first
     missing: str | None = None  # a table whose rows the anchor's rows must not have
     both: list[Condition] = field(default_factory=list)  # each must hold in some row (INTERSECT)

@@ -23,6 +23,10 @@ _VERB_LEAD = frozenset({"who", "that", "which", "did", "does", "do", "not", "nev
                         "was", "were", "been", "have", "has", "had"})  # fmt: skip
 
 
+# Words between a count and what it counts: "how many of the different kinds of jobs".
+_BEFORE_COUNTED = frozenset({"of", "the", "our", "all", "different", "distinct", "unique", "kind",
+                             "kinds", "type", "types", "sort", "sorts"})  # fmt: skip
+
 # Words that list columns with the rows they are of: "branches with the city".
 _WITH = frozenset({("with",), ("and", "their"), ("and", "its"), ("along", "with")})
 
@@ -67,6 +71,7 @@ class Reader(ConditionSteps, SuperlativeSteps):
             if size and not self.count:
                 self.count = True
                 self.use(i, i + size)
+                self.intent.count_of = self._words_counted(i + size)
                 self._counted_rows(i + size, distinct)
                 for choice in self.chosen.choices:  # "number" is not apt_number here
                     if i <= choice.start < i + size and not choice.is_value:
@@ -81,6 +86,17 @@ class Reader(ConditionSteps, SuperlativeSteps):
             if self.lows[i] in sig.DISTINCT_WORDS and not self.count_distinct:
                 self.intent.distinct = True
                 self.use(i, i + 1)
+
+    def _words_counted(self, end: int) -> range:
+        """The words a count is of: "how many of the different kinds of pink unicorns"
+        counts pink unicorns."""
+        at = end
+        while at < len(self.lows) and self.lows[at] in _BEFORE_COUNTED:
+            at += 1
+        stop = at
+        while stop < len(self.lows) and self.words[stop].content:
+            stop += 1
+        return range(at, stop)
 
     def _counted_rows(self, end: int, distinct: bool) -> None:
         """ "the number of photos": their rows; "the number of delegates" where delegate is

@@ -111,3 +111,9 @@ def test_a_name_the_database_does_not_hold_is_not_dropped(asked: Any) -> None:
     answer = asked("How many customers are there in Narnia?")
     assert answer.status == "declined"
     assert "Narnia" in answer.reason  # not every customer, as if it were not asked
+
+
+def test_a_count_of_things_the_database_does_not_hold_is_declined(asked: Any) -> None:
+    answer = asked("How many unicorns were completed?")
+    assert answer.status == "declined"  # not the completed service tasks
+    assert "unicorns" in answer.reason
