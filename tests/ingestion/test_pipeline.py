@@ -255,6 +255,28 @@ def test_section_types_reach_the_graph_a_few_at_a_time(
     assert SectionType.objects.count() > 2  # written in more than one statement
 
 
+def test_section_types_computed_again_keep_their_rows_and_type_every_section(
+    collection: Collection,
+) -> None:
+    ingest(collection, CORPUS)
+    kept = dict(SectionType.objects.values_list("key", "pk"))
+    stale = SectionType.objects.create(
+        key="section_type:gone", canonical_name="Gone", normalized_name="gone", centroid=[1.0] * 384
+    )
+    graph.run_write("MERGE (t:SectionType {id: $id})", id=stale.key)
+
+    assert section_types.refresh_section_types() == len(kept)
+
+    assert dict(SectionType.objects.values_list("key", "pk")) == kept  # updated, not replaced
+    assert not Section.objects.filter(section_type__isnull=True).exists()
+    assert graph.run_read("MATCH (t:SectionType {id: $id}) RETURN t", id=stale.key) == []
+    linked = graph.run_read(
+        "MATCH (s:Section)-[:INSTANCE_OF]->(:SectionType) WHERE s.id IN $ids RETURN count(s) AS n",
+        ids=[str(pk) for pk in Section.objects.values_list("pk", flat=True)],
+    )
+    assert linked == [{"n": Section.objects.count()}]  # one edge each, none left twice
+
+
 def test_unchanged_file_is_skipped_and_changed_file_replaces_everything(
     collection: Collection,
 ) -> None:
