@@ -4,7 +4,8 @@ development half of a labelled set and stored as JSON beside the code that reads
 Every gate that decides from evidence (the linked planner's confidence, whether passages
 answer a question, whether a question rewords a verified one) uses these: features are
 standardised with the development half's means and spreads, the weights are a plain
-logistic regression, and the threshold is chosen on the same half.
+logistic regression, and the threshold is chosen on the same half. A model may be boosted
+trees instead (`core.boosted_trees`); `probability` reads either.
 """
 
 import math
@@ -12,13 +13,24 @@ from collections.abc import Mapping, Sequence
 from statistics import mean, pstdev
 from typing import Any
 
+from core.boosted_trees import tree_probability
+
 
 def probability(features: Mapping[str, float], fitted: Mapping[str, Any]) -> float:
+    if fitted.get("kind") == "trees":
+        return tree_probability(features, fitted)
     z = float(fitted["bias"])
     for name, weight in fitted["weights"].items():
         centre, spread = fitted["scale"].get(name, (0.0, 1.0))
         z += float(weight) * (float(features.get(name, 0.0)) - centre) / spread
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def feature_mean(fitted: Mapping[str, Any], name: str) -> float:
+    """A feature's mean on the data the model was fitted on: a neutral value."""
+    if "means" in fitted:
+        return float(fitted["means"].get(name, 0.0))
+    return float(fitted["scale"].get(name, (0.0, 1.0))[0])
 
 
 def fit_logistic(

@@ -19,7 +19,8 @@ from typing import Any
 
 from django.conf import settings
 
-from core.calibration import probability
+from core.boosted_trees import tree_upper_bound
+from core.calibration import feature_mean, probability
 from sqlagent.linking.chosen import Chosen
 from sqlagent.linking.intent import Intent
 from sqlagent.linking.question import Word
@@ -164,7 +165,7 @@ def weigh(evidence: Evidence, result: ResultEvidence | None = None) -> float:
         features.update(result.features())
     else:
         for name in RESULT_FEATURES:
-            features[name] = fitted["scale"].get(name, (0.0, 1.0))[0]
+            features[name] = feature_mean(fitted, name)
     return round(probability(features, fitted), 4)
 
 
@@ -186,6 +187,8 @@ def best_case(evidence: Evidence) -> float:
     is not worth running."""
     fitted = model()
     plan = evidence.features()
+    if fitted.get("kind") == "trees":
+        return round(tree_upper_bound(plan, fitted, frozenset(RESULT_FEATURES)), 4)
     neutral = dict.fromkeys(RESULT_FEATURES, 0.0)
     return round(
         max(probability({**plan, **neutral, **rows}, fitted) for rows in _row_profiles()), 4

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.calibration import best_threshold, fit_logistic, probability
+from core.boosted_trees import fit_trees
+from core.calibration import best_threshold, probability
 from registries.services import spider_split
 from sqlagent.linking.confidence import RESULT_FEATURES
 
@@ -22,10 +23,6 @@ FEATURES = (
     "ordered", "guessed_label", "unexplained_signals", "stray_columns", "unnamed_tables",
     *RESULT_FEATURES,
 )  # fmt: skip
-C = 0.5  # regularisation: a few thousand examples, features that overlap
-# Rows that are warning signs may only lower the confidence: a weight fitted the other way
-# (no rows at all, which overlaps with few rows) is an artefact, dropped and refitted.
-SIGNS = {"empty": -1, "at_limit": -1, "repeated_share": -1, "null_share": -1, "zero_only": -1}
 
 
 @dataclass(frozen=True)
@@ -52,10 +49,11 @@ def examples(reports: Iterable[dict[str, Any]]) -> list[Example]:
 
 
 def fit(train: Sequence[Example], *, cost: float) -> dict[str, Any]:
-    fitted = fit_logistic(
-        [e.features for e in train], [e.right for e in train], FEATURES, c=C, signs=SIGNS
-    )
-    scored = [(probability(e.features, fitted), e.right) for e in train]
+    """Boosted trees over the evidence; the threshold is chosen on out-of-fold scores
+    (each database's questions scored by trees grown without that database), since the
+    trees score the questions they were grown on higher than new ones."""
+    fitted = fit_trees([e.features for e in train], [e.right for e in train], FEATURES)
+    scored = list(zip(out_of_fold(train), (e.right for e in train), strict=True))
     fitted["threshold"] = round(best_threshold(scored, cost=cost), 4)
     fitted["trained_on"] = {
         "examples": len(train),
@@ -63,3 +61,18 @@ def fit(train: Sequence[Example], *, cost: float) -> dict[str, Any]:
         "cost": cost,
     }
     return fitted
+
+
+def out_of_fold(train: Sequence[Example], folds: int = 5) -> list[float]:
+    """Each example's probability from trees fitted on the other folds, the folds split by
+    database so that no database is scored by trees that saw it."""
+    from sklearn.model_selection import GroupKFold
+
+    scores = [0.0] * len(train)
+    splits = GroupKFold(folds).split(train, groups=[e.db for e in train])
+    for fold_train, fold_test in splits:
+        part = [train[i] for i in fold_train]
+        fitted = fit_trees([e.features for e in part], [e.right for e in part], FEATURES)
+        for i in fold_test:
+            scores[i] = probability(train[i].features, fitted)
+    return scores
