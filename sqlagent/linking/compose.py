@@ -106,7 +106,13 @@ def _select(
         op, value, second = intent.having
         select = select.having(_compare(_count(intent, layer, names), op, value, second))
     if intent.order is not None:
-        select = select.order_by(_ordering(intent, names, outputs, _count(intent, layer, names)))
+        ordering = _ordering(intent, names, outputs, _count(intent, layer, names))
+        select = select.order_by(ordering)
+        if _shows_its_order(ordering, outputs, grouped):
+            select = select.select(ordering.this.copy())
+        tie = _tiebreak(intent, layer, names, outputs, grouped)
+        if intent.limit and tie is not None and tie.sql() != ordering.this.sql():
+            select = select.order_by(tie, append=True)
     if intent.limit:
         select = select.limit(intent.limit)
     return select
@@ -213,6 +219,38 @@ def _grouping(intent: Intent, layer: SemanticLayer, names: _Names) -> list[exp.E
         raise Unreadable(f"{intent.anchor} has no key to count its rows by")
     anchor = [exp.column(key, table=names.alias[intent.anchor], quoted=True)] if key else []
     return list({column.sql(): column for column in anchor + shown}.values())
+
+
+def _shows_its_order(
+    ordering: exp.Ordered, outputs: list[exp.Expr], grouped: list[exp.Expr]
+) -> bool:
+    """Rows ordered by a column they do not show show it too: the reader can check the
+    order ("the three highest mountains": their heights), and PostgreSQL requires it of
+    DISTINCT rows. Not beside a count or a grouping, where it would change the rows."""
+    column = ordering.this
+    if not isinstance(column, exp.Column) or grouped:
+        return False
+    if any(isinstance(o, exp.Star | exp.AggFunc) or o.find(exp.AggFunc) for o in outputs):
+        return False
+    return all(o.sql() != column.sql() for o in outputs)
+
+
+def _tiebreak(
+    intent: Intent,
+    layer: SemanticLayer,
+    names: _Names,
+    outputs: list[exp.Expr],
+    grouped: list[exp.Expr],
+) -> exp.Expr | None:
+    """What orders rows the ordering ties, so that "the artist with the fewest songs" is
+    the same artist every time it is asked: the first group, the first column of DISTINCT
+    rows (the only ones they may be ordered by), else the anchor's key."""
+    if grouped:
+        return grouped[0].copy()
+    if intent.distinct:
+        return outputs[0].copy() if outputs and isinstance(outputs[0], exp.Column) else None
+    key = layer.tables[intent.anchor].primary_key
+    return exp.column(key, table=names.alias[intent.anchor], quoted=True) if key else None
 
 
 def _ordering(

@@ -27,6 +27,9 @@ _VERB_LEAD = frozenset({"who", "that", "which", "did", "does", "do", "not", "nev
 _BEFORE_COUNTED = frozenset({"of", "the", "our", "all", "different", "distinct", "unique", "kind",
                              "kinds", "type", "types", "sort", "sorts"})  # fmt: skip
 
+# Superlatives whose direction depends on what is ordered: an age, or a date.
+_OF_AGE_OR_DATE = frozenset({"oldest", "youngest"})
+
 # Words that list columns with the rows they are of: "branches with the city".
 _WITH = frozenset({("with",), ("and", "their"), ("and", "its"), ("along", "with")})
 
@@ -187,7 +190,9 @@ class Reader(ConditionSteps, SuperlativeSteps):
                 continue
             self.use(i, i + size)
             window = set(self.lows[i : i + size + 6])
-            descending = bool(window & sig.DESCENDING_ORDER)
+            descending = self._which_first(i + size)
+            if descending is None:
+                descending = bool(window & sig.DESCENDING_ORDER)
             if self._order_by_count(i + size, descending):
                 return
             near = [
@@ -207,6 +212,20 @@ class Reader(ConditionSteps, SuperlativeSteps):
         if sig.ALPHABETICAL.search(" ".join(self.lows)) or {"ascending", "descending"} & lows:
             self.intent.order = Ordering(None, "descending" in lows, aggregate="output")
             self.use(0, 0)
+
+    def _which_first(self, start: int) -> bool | None:
+        """ "highest first", "oldest last": the direction, in words that are no column
+        (not `first_name`); None where the order does not say which comes first."""
+        for n in range(start + 1, min(len(self.lows), start + 7)):
+            said, before = self.lows[n], self.lows[n - 1]
+            high, low = before in sig.DESCENDING | sig.DESCENDING_ORDER, before in sig.ASCENDING
+            if said in ("first", "last") and (high or low):
+                self.use(n - 1, n + 1)
+                self.taken.add(n)  # not the column the word meets
+                if before in _OF_AGE_OR_DATE:
+                    return None  # "oldest first": the greatest age, or the earliest date
+                return high == (said == "first")
+        return None
 
     def _order_by_count(self, at: int, descending: bool) -> bool:
         """ "sorted by the number of airports", "in descending order of the count": rows

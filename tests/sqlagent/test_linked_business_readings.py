@@ -5,6 +5,7 @@ their type, periods, counts asked up front, and what it cannot place."""
 from typing import Any
 
 import pytest
+import sqlglot
 
 from core.databases.scope import Scope
 from sqlagent.agent import ask
@@ -117,3 +118,18 @@ def test_a_count_of_things_the_database_does_not_hold_is_declined(asked: Any) ->
     answer = asked("How many unicorns were completed?")
     assert answer.status == "declined"  # not the completed service tasks
     assert "unicorns" in answer.reason
+
+
+def test_rows_ordered_by_a_column_show_it(asked: Any) -> None:
+    answer = asked("List the payment ids in order of amount, highest first.")
+    assert answer.status == "answered", answer.reason
+    amounts = [row[-1] for row in answer.rows]
+    assert answer.columns[-1].lower().endswith("amount"), answer.sql  # what orders them
+    assert amounts == sorted(amounts, reverse=True) and len(set(amounts)) > 1
+
+
+def test_a_superlative_breaks_ties_the_same_way_every_time(asked: Any) -> None:
+    answer = asked("Which branch has the most employees?")
+    assert answer.status == "answered", answer.reason
+    order = sqlglot.parse_one(answer.sql, read="mysql").args["order"].expressions
+    assert len(order) >= 2, answer.sql  # the count, then what ties are ordered by
