@@ -122,13 +122,24 @@ def _count(intent: Intent, layer: SemanticLayer, names: _Names) -> exp.Count:
     """COUNT(*), or the rows of the table the question counts when that is not the one the
     rows are grouped by ("each camera lens and the number of photos": the photos, each
     once, not the lenses a join repeats)."""
-    counted = intent.counted
-    if counted and counted != intent.anchor and counted in names.alias:
+    counted = intent.counted if intent.counted != intent.anchor else None
+    if _counts_its_anchor(intent) and len(names.alias) > 1:
+        counted = intent.anchor  # joined: "papers by authors of Penn" each once, not per author
+    if counted and counted in names.alias:
         key = layer.tables[counted].primary_key
         if key:
             column = exp.column(key, table=names.alias[counted], quoted=True)
             return exp.Count(this=exp.Distinct(expressions=[column]))
     return exp.Count(this=exp.Star())
+
+
+def _counts_its_anchor(intent: Intent) -> bool:
+    """One count of the rows asked about, not a count per group: a join must not repeat
+    them. (Per group, the rows counted are the other side's: "the most common genre of
+    tracks" counts tracks.)"""
+    per_group = intent.group is not None or intent.having is not None or intent.order is not None
+    per_group |= any(o.element is not None and not o.aggregate for o in intent.outputs)
+    return intent.counted in (None, intent.anchor) and not per_group
 
 
 def _output(output: Output, names: _Names, count: exp.Count) -> exp.Expr:

@@ -356,6 +356,11 @@ def test_a_verb_that_meets_a_column_by_its_root_is_not_asked_for(settings: Any) 
 
 
 SPIDER_READINGS = [
+    (  # a count of the rows asked about, across a join that repeats them, counts each once
+        "program_share",
+        "How many different programs were broadcast at night?",
+        "SELECT COUNT(DISTINCT Program_ID) FROM broadcast WHERE Time_of_day = 'Night'",
+    ),
     (  # the measure the words after the number name
         "aircraft",
         "Which pilots are at least 25 years old? Give their names.",
