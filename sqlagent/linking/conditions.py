@@ -13,6 +13,9 @@ from sqlagent.linking.schema_words import Element
 _SAID_OF = frozenset({"is", "was", "are", "were", "equal", "equals", "to", "of", "either",
                       "not", "isnt", "wasnt", "="})  # fmt: skip
 
+# Number words that are seldom a stored number: "one of", "twice as many".
+_NOT_A_VALUE = frozenset({"one", "once", "twice", "thrice"})
+
 
 def _plain(number: float) -> int | float:
     return int(number) if number.is_integer() else number
@@ -268,7 +271,11 @@ class ConditionSteps(ReaderBase):
         """A number right after a column or table names a row: "department 90", "id 2",
         "whose advisor is not 2192", "of age 24 or 25"; a year after "in": "in 1995"."""
         for i, word in enumerate(self.words):
-            if word.number is None or i in self.intent.used or not word.lower[:1].isdigit():
+            if word.number is None or i in self.intent.used:
+                continue
+            if not word.lower[:1].isdigit():
+                if word.lower not in _NOT_A_VALUE:  # "two beds"; "one of the rooms" is not
+                    self._number_of_unit(i, word.number)
                 continue
             if self._in_year(i, word.number):
                 continue

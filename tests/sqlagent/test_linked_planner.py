@@ -356,6 +356,11 @@ def test_a_verb_that_meets_a_column_by_its_root_is_not_asked_for(settings: Any) 
 
 
 SPIDER_READINGS = [
+    (  # a number word right before the number column it counts in is its value
+        "inn_1",
+        "Give the names of the rooms with two beds.",
+        "SELECT roomName FROM Rooms WHERE beds = 2",
+    ),
     (  # a count of the rows asked about, across a join that repeats them, counts each once
         "program_share",
         "How many different programs were broadcast at night?",
