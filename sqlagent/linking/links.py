@@ -108,7 +108,7 @@ def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWor
             if size == 1 and _a_count_or_bound(run[0], lows, start):
                 continue
             text = run[0].text if run[0].quoted else " ".join(w.text for w in run)
-            found = values.find(text)
+            found = values.find(text) or (_sex_codes(run[0], values) if size == 1 else ())
             if not found:
                 continue
             score = _value_score(run, schema)
@@ -117,6 +117,22 @@ def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWor
                 if element is not None and score:
                     links.append(Link(start, start + size, element, score, value=value))
     return links
+
+
+# How a sex is stored in a code column: "male students" where `Sex` holds 'M'.
+_SEXES = {"male": "M", "man": "M", "men": "M", "boy": "M",
+          "female": "F", "woman": "F", "women": "F", "girl": "F"}  # fmt: skip
+_SEX_COLUMNS = frozenset({"sex", "gender"})
+
+
+def _sex_codes(word: Word, values: StoredValues) -> tuple[tuple[str, str, str], ...]:
+    """A word for a sex, where a column named for it stores the code letter."""
+    code = _SEXES.get(word.lemma) or _SEXES.get(
+        {"men": "man", "women": "woman"}.get(word.lower, "")
+    )
+    if code is None:
+        return ()
+    return tuple(f for f in values.find(code) if f[1].lower() in _SEX_COLUMNS)
 
 
 def _a_count_or_bound(word: Word, lows: list[str], index: int) -> bool:

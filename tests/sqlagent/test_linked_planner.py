@@ -356,6 +356,11 @@ def test_a_verb_that_meets_a_column_by_its_root_is_not_asked_for(settings: Any) 
 
 
 SPIDER_READINGS = [
+    (  # a word for a sex, where a column named for it stores the code letter
+        "allergy_1",
+        "How many male students are older than 20?",
+        "SELECT COUNT(*) FROM Student WHERE Sex = 'M' AND Age > 20",
+    ),
     (  # a number word right before the number column it counts in is its value
         "inn_1",
         "Give the names of the rooms with two beds.",
