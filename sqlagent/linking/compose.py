@@ -126,11 +126,18 @@ def _count(intent: Intent, layer: SemanticLayer, names: _Names) -> exp.Count:
     if _counts_its_anchor(intent) and len(names.alias) > 1:
         counted = intent.anchor  # joined: "papers by authors of Penn" each once, not per author
     if counted and counted in names.alias:
-        key = layer.tables[counted].primary_key
+        key = _single_key(layer, counted)
         if key:
             column = exp.column(key, table=names.alias[counted], quoted=True)
             return exp.Count(this=exp.Distinct(expressions=[column]))
     return exp.Count(this=exp.Star())
+
+
+def _single_key(layer: SemanticLayer, table: str) -> str | None:
+    """The column that tells the table's rows apart; None for a key of several columns
+    (one of them alone counts `Customer_ID`s, not a customer's policies)."""
+    keys = [c.name for c in layer.tables[table].columns.values() if c.primary_key]
+    return keys[0] if len(keys) == 1 else None
 
 
 def _counts_its_anchor(intent: Intent) -> bool:

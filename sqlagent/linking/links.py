@@ -127,9 +127,7 @@ _SEX_COLUMNS = frozenset({"sex", "gender"})
 
 def _sex_codes(word: Word, values: StoredValues) -> tuple[tuple[str, str, str], ...]:
     """A word for a sex, where a column named for it stores the code letter."""
-    code = _SEXES.get(word.lemma) or _SEXES.get(
-        {"men": "man", "women": "woman"}.get(word.lower, "")
-    )
+    code = _SEXES.get(word.lemma) or _SEXES.get(word.lower)
     if code is None:
         return ()
     return tuple(f for f in values.find(code) if f[1].lower() in _SEX_COLUMNS)

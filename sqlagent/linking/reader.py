@@ -10,7 +10,8 @@ what the question asks for.
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
 from sqlagent.linking.conditions import ConditionSteps
-from sqlagent.linking.intent import Intent, Ordering, Output
+from sqlagent.linking.intent import Intent, Output
+from sqlagent.linking.orders import OrderSteps
 from sqlagent.linking.reading_base import Unreadable
 from sqlagent.linking.schema_words import Element
 from sqlagent.linking.superlatives import SuperlativeSteps
@@ -27,14 +28,11 @@ _VERB_LEAD = frozenset({"who", "that", "which", "did", "does", "do", "not", "nev
 _BEFORE_COUNTED = frozenset({"of", "the", "our", "all", "different", "distinct", "unique", "kind",
                              "kinds", "type", "types", "sort", "sorts"})  # fmt: skip
 
-# Superlatives whose direction depends on what is ordered: an age, or a date.
-_OF_AGE_OR_DATE = frozenset({"oldest", "youngest"})
-
 # Words that list columns with the rows they are of: "branches with the city".
 _WITH = frozenset({("with",), ("and", "their"), ("and", "its"), ("along", "with")})
 
 
-class Reader(ConditionSteps, SuperlativeSteps):
+class Reader(ConditionSteps, OrderSteps, SuperlativeSteps):
     def read(self) -> Intent:
         self._flags()
         self._counting()
@@ -179,79 +177,6 @@ class Reader(ConditionSteps, SuperlativeSteps):
         self.use(i, at + 1)
         self.intent.group, self.intent.period = date, part
         self.intent.need(date.table)
-        return True
-
-    def _orders(self) -> None:
-        for i in range(len(self.lows)):
-            size = sig.phrase_at(self.lows, i, sig.ORDER_WORDS)
-            if not size and self.lows[i] in sig.ORDER_VERBS:
-                size = next((n + 1 for n in (1, 2, 3) if self.lows[i + n : i + n + 1] == ["by"]), 0)
-            if not size:
-                continue
-            self.use(i, i + size)
-            window = set(self.lows[i : i + size + 6])
-            descending = self._which_first(i + size)
-            if descending is None:
-                descending = bool(window & sig.DESCENDING_ORDER)
-            if self._order_by_count(i + size, descending):
-                return
-            near = [
-                c for c in self.chosen.choices
-                if i + size <= c.start <= i + size + 3 and self.free(c) and not c.is_value
-            ]  # fmt: skip
-            columns = [c for c in near if not c.is_table]
-            target = columns[0] if columns else (near[0] if near else None)
-            self.use(i + size, min(len(self.lows), i + size + 6))
-            if target is not None and not target.is_value:
-                element = self.take(target)
-                shown = element if element.column else self.label(element.table)
-                self.intent.order = Ordering(shown, descending)
-                self.intent.need(element.table)
-            return
-        lows = set(self.lows)
-        if sig.ALPHABETICAL.search(" ".join(self.lows)) or {"ascending", "descending"} & lows:
-            self.intent.order = Ordering(None, "descending" in lows, aggregate="output")
-            self.use(0, 0)
-
-    def _which_first(self, start: int) -> bool | None:
-        """ "highest first", "oldest last": the direction, in words that are no column
-        (not `first_name`); None where the order does not say which comes first."""
-        for n in range(start + 1, min(len(self.lows), start + 7)):
-            said, before = self.lows[n], self.lows[n - 1]
-            high, low = before in sig.DESCENDING | sig.DESCENDING_ORDER, before in sig.ASCENDING
-            if said in ("first", "last") and (high or low):
-                self.use(n - 1, n + 1)
-                self.taken.add(n)  # not the column the word meets
-                if before in _OF_AGE_OR_DATE:
-                    return None  # "oldest first": the greatest age, or the earliest date
-                return high == (said == "first")
-        return None
-
-    def _order_by_count(self, at: int, descending: bool) -> bool:
-        """ "sorted by the number of airports", "in descending order of the count": rows
-        counted, not a column, when a count is asked for too or a table follows."""
-        while at < len(self.lows) and self.lows[at] in sig.DETERMINERS:
-            at += 1  # "in descending order of their corresponding number of guests"
-        size = sig.phrase_at(self.lows, at, sig.COUNT_WORDS)
-        if not size:
-            return False
-        named = self.chosen.at(at)  # "number of apartments" as apt_number: the rows counted
-        if named is not None and self.free(named) and not named.is_value:
-            if self.holds_numbers(named.link.element):
-                return False
-            self.take(named)
-        counted = self.chosen.after(at + size - 1, within=2)
-        if counted is not None and not counted.is_table:
-            if self.holds_numbers(counted.link.element):
-                return False  # "the number of points": a column that holds it
-            counted = None
-        if counted is None and not self.count:
-            return False
-        if counted is not None and self.free(counted):
-            self.intent.counted = self.take(counted).table
-            self.intent.need(self.intent.counted)
-        self.intent.order = Ordering(None, descending, aggregate="count")
-        self.use(at, at + size + (counted is not None))
         return True
 
     def _missing(self) -> None:

@@ -356,6 +356,12 @@ def test_a_verb_that_meets_a_column_by_its_root_is_not_asked_for(settings: Any) 
 
 
 SPIDER_READINGS = [
+    (  # rows kept by a key of two columns are counted as rows, not by one of the columns
+        "insurance_fnol",
+        'How many policies does the customer named "Dayana Robel" have?',
+        "SELECT COUNT(*) FROM Customers_Policies p JOIN Customers c "
+        "ON c.Customer_ID = p.Customer_ID WHERE c.Customer_name = 'Dayana Robel'",
+    ),
     (  # a word for a sex, where a column named for it stores the code letter
         "allergy_1",
         "How many male students are older than 20?",
