@@ -51,9 +51,17 @@ def _tree(tree: Any) -> dict[str, list[Any]]:
     }
 
 
-def tree_probability(features: Mapping[str, float], fitted: Mapping[str, Any]) -> float:
+def _inputs(features: Mapping[str, float], fitted: Mapping[str, Any]) -> list[float]:
     # As the trees were grown: on float32 values.
-    x = [float(np.float32(features.get(n, 0.0))) for n in fitted["features"]]
+    return [float(np.float32(features.get(n, 0.0))) for n in fitted["features"]]
+
+
+def sigmoid(z: float) -> float:
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def tree_probability(features: Mapping[str, float], fitted: Mapping[str, Any]) -> float:
+    x = _inputs(features, fitted)
     z = float(fitted["init"])
     for tree in fitted["trees"]:
         node = 0
@@ -61,7 +69,7 @@ def tree_probability(features: Mapping[str, float], fitted: Mapping[str, Any]) -
             go_left = x[tree["feature"][node]] <= tree["threshold"][node]
             node = tree["left"][node] if go_left else tree["right"][node]
         z += float(fitted["rate"]) * tree["value"][node]
-    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+    return sigmoid(z)
 
 
 def tree_upper_bound(
@@ -70,7 +78,7 @@ def tree_upper_bound(
     """The highest probability the trees could give whatever values the `free` features
     take: at a split on one, both sides are open; the trees add, so the sum of each tree's
     best leaf bounds every combination."""
-    x = [float(np.float32(features.get(n, 0.0))) for n in fitted["features"]]
+    x = _inputs(features, fitted)
     open_ = {i for i, n in enumerate(fitted["features"]) if n in free}
     z = float(fitted["init"])
     for tree in fitted["trees"]:
@@ -86,4 +94,4 @@ def tree_upper_bound(
                 left = x[feature] <= tree["threshold"][node]
                 stack.append(tree["left"][node] if left else tree["right"][node])
         z += float(fitted["rate"]) * best
-    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+    return sigmoid(z)

@@ -8,12 +8,11 @@ logistic regression, and the threshold is chosen on the same half. A model may b
 trees instead (`core.boosted_trees`); `probability` reads either.
 """
 
-import math
 from collections.abc import Mapping, Sequence
 from statistics import mean, pstdev
 from typing import Any
 
-from core.boosted_trees import tree_probability
+from core.boosted_trees import sigmoid, tree_probability
 
 
 def probability(features: Mapping[str, float], fitted: Mapping[str, Any]) -> float:
@@ -23,7 +22,7 @@ def probability(features: Mapping[str, float], fitted: Mapping[str, Any]) -> flo
     for name, weight in fitted["weights"].items():
         centre, spread = fitted["scale"].get(name, (0.0, 1.0))
         z += float(weight) * (float(features.get(name, 0.0)) - centre) / spread
-    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+    return sigmoid(z)
 
 
 def feature_mean(fitted: Mapping[str, Any], name: str) -> float:
