@@ -14,7 +14,7 @@ from sqlglot import exp
 
 from registries.services import SemanticLayer
 from sqlagent.linking.chosen import Chosen, Preferred, choose
-from sqlagent.linking.compose import compose
+from sqlagent.linking.compose import Unrelated, compose
 from sqlagent.linking.confidence import Evidence, weigh
 from sqlagent.linking.intent import Intent
 from sqlagent.linking.links import name_links, value_links
@@ -22,6 +22,8 @@ from sqlagent.linking.question import read_words
 from sqlagent.linking.reader import Reader, Unreadable
 from sqlagent.linking.schema_words import schema_words
 from sqlagent.linking.similar import similar_links
+from sqlagent.linking.strays import STRAYS as _STRAYS
+from sqlagent.linking.strays import stray_choice
 from sqlagent.linking.values import StoredValues
 
 __all__ = ["LinkedPlan", "Preferred", "Unreadable", "links_text", "plan_linked"]
@@ -45,14 +47,27 @@ def plan_linked(
     words = read_words(question)
     schema = schema_words(layer)
     links = name_links(words, schema) + value_links(words, values, schema)
-    if settings.SQL_LINK_BY_MEANING:
-        covered = {i for link in links for i in link.span}
-        links += similar_links(words, covered, layer, schema)
-    chosen: Chosen = choose(links, preferred)
-    if not chosen.choices:
-        raise Unreadable("no word of the question names a table, column or value I know")
-    intent = Reader(words, chosen, schema, values.numbers).read()
-    statement = compose(intent, layer)
+    covered = {i for link in links for i in link.span}
+    surely = frozenset(x.element.table for x in links if x.element.is_table and x.score >= 0.9)
+    everything = settings.SQL_LINK_BY_MEANING  # else only what a grouping is by
+    links += similar_links(words, covered, layer, schema, surely, groups_only=not everything)
+    for _ in range(_STRAYS + 1):
+        chosen: Chosen = choose(links, preferred)
+        if not chosen.choices:
+            raise Unreadable("no word of the question names a table, column or value I know")
+        intent = Reader(words, chosen, schema, values.numbers).read()
+        try:
+            statement = compose(intent, layer)
+            break
+        except Unrelated:
+            stray = stray_choice(chosen, intent, layer)
+            if stray is None:
+                raise
+            # Its words are left unexplained (the confidence sees them) or mean another
+            # element, one the rest can be joined to ("active" of the employees, not assets).
+            links = [x for x in links if x != stray.link]
+    else:
+        raise Unreadable("the tables it names are not related")
     evidence = Evidence.of(words, chosen, intent)
     unplaced = evidence.unplaced_literals
     if unplaced:

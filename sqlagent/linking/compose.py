@@ -13,6 +13,11 @@ from sqlagent.linking.intent import Condition, Intent, Output
 from sqlagent.linking.reader import Unreadable
 from sqlagent.linking.schema_words import Element
 
+
+class Unrelated(Unreadable):
+    """The tables a reading names cannot be joined."""
+
+
 _AGGREGATES = {"sum": exp.Sum, "avg": exp.Avg, "min": exp.Min, "max": exp.Max}
 _PARTS = {"year": exp.Year, "month": exp.Month}
 
@@ -32,7 +37,7 @@ def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     try:
         joins = plan_joins(layer, intent.tables, via=_named_keys(intent, layer))
     except NoJoinPath as error:
-        raise Unreadable(f"the tables it names are not related: {error}") from error
+        raise Unrelated(f"the tables it names are not related: {error}") from error
     names = _Names(joins)
     if not intent.both:
         return _select(intent, layer, joins, names, intent.conditions)
@@ -104,7 +109,9 @@ def _select(
         select = select.group_by(*grouped)
     if intent.having is not None:
         op, value, second = intent.having
-        select = select.having(_compare(_count(intent, layer, names), op, value, second))
+        count = _count(intent, layer, names)
+        compared = _output(intent.having_of, names, count) if intent.having_of else count
+        select = select.having(_compare(compared, op, value, second))
     if intent.order is not None:
         ordering = _ordering(intent, names, outputs, _count(intent, layer, names))
         select = select.order_by(ordering)

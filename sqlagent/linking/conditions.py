@@ -5,7 +5,7 @@ from itertools import pairwise
 
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
-from sqlagent.linking.intent import Condition
+from sqlagent.linking.intent import Condition, Output
 from sqlagent.linking.reading_base import ReaderBase, Unreadable
 from sqlagent.linking.schema_words import Element
 
@@ -113,6 +113,9 @@ class ConditionSteps(ReaderBase):
                 i += 1
                 continue
             op, size = found if found else ("between", 1)
+            if op in (">", "<") and self.lows[max(0, i - 2) : i] in (["in", "or"], ["on", "or"]):
+                op += "="  # "in or after 2005": the year itself counts
+                self.use(i - 2, i)
             at = i + size
             number = self.words[at].number if at < len(self.words) else None
             named = self._column_then_number(at) if number is None else None
@@ -155,11 +158,7 @@ class ConditionSteps(ReaderBase):
     def _compare(
         self, i: int, op: str, size: int, number: float, second: float | None, end: int
     ) -> None:
-        after = self.chosen.after(end - 1, within=2)  # a table may be named twice
-        if after is not None and not after.is_table and not self.free(after):
-            after = None
-        if after is not None and set(self.lows[end : after.start]) & {"and", "or", ","}:
-            after = None  # "above 50 and managers ...": the next clause, not what is counted
+        after = self._named_after(end)
         self.use(i, end)
         times = self.lows[end : end + 1] == ["times"] or self.lows[i + size] in sig.TIMES
         # "cities with more than 3 airports", "counties with two delegates": rows counted
@@ -178,6 +177,8 @@ class ConditionSteps(ReaderBase):
             target = self.take(after)
         if target is None and dimension:  # "student ids who are older than 20": the age
             target = self._dimension(dimension)
+        if self._aggregated(before, target, op, (number, second)):
+            return
         if before is not None and self.free(before):
             said = before.link.element
             if self.holds_numbers(said) and target in (None, said):
@@ -191,6 +192,39 @@ class ConditionSteps(ReaderBase):
         value = int(number) if number.is_integer() else number
         upper = None if second is None else (int(second) if second.is_integer() else second)
         self.intent.conditions.append(Condition(target, op, value, upper, at=i))
+
+    def _named_after(self, end: int) -> Choice | None:
+        """What a number is of, named right after it (a table may be named twice)."""
+        after = self.chosen.after(end - 1, within=2)
+        if after is None or (not after.is_table and not self.free(after)):
+            return None
+        if set(self.lows[end : after.start]) & {"and", "or", ","}:
+            return None  # "above 50 and managers ...": the next clause, not what is counted
+        return after
+
+    def _aggregated(
+        self,
+        column: Choice | None,
+        target: Element | None,
+        op: str,
+        bounds: tuple[float, float | None],
+    ) -> bool:
+        """ "studios whose average gross is above 4500000", "customers with a total amount
+        of more than 1000": the aggregate of each group compared (HAVING)."""
+        if column is None or not self.free(column) or self.intent.having is not None:
+            return False
+        said = column.link.element
+        if not self.holds_numbers(said) or target not in (None, said):
+            return False
+        at = column.start - 1
+        aggregate = sig.AGGREGATES.get(self.lows[at]) if at >= 0 else None
+        if aggregate is None:
+            return False
+        self.use(at, at + 1)
+        self.intent.having = (op, _plain(bounds[0]), bounds[1])
+        self.intent.having_of = Output(self.take(column), aggregate)
+        self.intent.need(column.table)
+        return True
 
     def _counts_rows_of(self, column: Choice) -> bool:
         """ "at least two delegates", where a delegate is a column of a table the question
@@ -243,9 +277,8 @@ class ConditionSteps(ReaderBase):
             if not word.quoted or i in self.intent.used or self.chosen.at(i) is not None:
                 continue
             said = set(self.lows[max(0, i - 4) : i])
-            if not said & sig.LIKE_WORDS:
-                self._inside(i, word.text)
-                continue
+            if self._inside(i, word.text) or not said & sig.LIKE_WORDS:
+                continue  # "the word 'son' in their personal names": the column after
             op = "starts" if said & sig.STARTS else "ends" if said & sig.ENDS else "like"
             before = [c for c in self.chosen.choices if c.end <= i and not c.is_value]
             columns = [c for c in before if not c.is_table and self.free(c)]
@@ -257,15 +290,17 @@ class ConditionSteps(ReaderBase):
             self.use(i - 4, i + 1)
             self.intent.conditions.append(Condition(target, op, word.text, at=i))
 
-    def _inside(self, i: int, text: str) -> None:
+    def _inside(self, i: int, text: str) -> bool:
         """ "artists that have 'a' in their names": text inside the column named after."""
         if self.lows[i + 1 : i + 2] != ["in"]:
-            return
+            return False
         column = self.chosen.after(i + 1, within=4)
         if not self.free_column(column):
-            return
-        self.use(i, column.start)
+            return False
+        self.use(max(0, i - 4) if set(self.lows[max(0, i - 4) : i]) & sig.LIKE_WORDS else i,
+                 column.start)  # fmt: skip
         self.intent.conditions.append(Condition(self.take(column), "like", text, at=i))
+        return True
 
     def _numbered(self) -> None:
         """A number right after a column or table names a row: "department 90", "id 2",
@@ -277,7 +312,7 @@ class ConditionSteps(ReaderBase):
                 if word.lower not in _NOT_A_VALUE:  # "two beds"; "one of the rooms" is not
                     self._number_of_unit(i, word.number)
                 continue
-            if self._in_year(i, word.number):
+            if self._in_year(i, word.number) or self._of_age(i, word.number):
                 continue
             named, op = self._named_before(i)
             if named is None:
@@ -297,6 +332,17 @@ class ConditionSteps(ReaderBase):
             self.use(named.end, i + 1)
             self.intent.conditions.append(Condition(element, op, _plain(word.number), at=i))
             self._or_number(i, element)
+
+    def _of_age(self, i: int, number: float) -> bool:
+        """ "students who are 18 years old": the age of the rows asked about."""
+        if self.lows[i + 1 : i + 3] not in (["years", "old"], ["year", "old"]):
+            return False
+        age = self._dimension(sig.DIMENSIONS["old"])
+        if age is None:
+            return False
+        self.use(i, i + 3)
+        self.intent.conditions.append(Condition(age, "=", _plain(number), at=i))
+        return True
 
     def _number_of_unit(self, i: int, number: float) -> None:
         """ "movies with a 5 star rating": a number right before the number column it
@@ -339,18 +385,20 @@ class ConditionSteps(ReaderBase):
             ["month", "of"],
             ["months", "of"],
         )  # "in each month of 2025"
-        if not in_words or not _a_year(number):
+        following = self.chosen.after(i, within=1)  # "our 2025 revenue", "2024 hires"
+        before_noun = following is not None and not following.is_value and i > 0
+        if not (in_words or before_noun) or not _a_year(number):
             return False
-        date = self._date_named_before(i - 1)
+        date = self._date_named_before(i - 1) if in_words else None
         year = self._dimension(("year",))
         if date is None and year is not None and year.data_type in ("integer", "decimal"):
-            self.use(i - 1, i + 1)
+            self.use(i - 1 if in_words else i, i + 1)
             self.intent.conditions.append(Condition(year, "=", int(number), at=i))
             return True
         date = date or self.date_column()
         if date is None:
             return False
-        self.use(i - 1, i + 1)
+        self.use(i - 1 if in_words else i, i + 1)
         first, last = f"{int(number)}-01-01", f"{int(number)}-12-31 23:59:59"
         self.intent.conditions.append(Condition(date, "between", first, last, at=i))
         return True

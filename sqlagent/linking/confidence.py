@@ -21,10 +21,11 @@ from django.conf import settings
 
 from core.boosted_trees import tree_upper_bound
 from core.calibration import feature_mean, probability
+from core.language import is_modifier, is_noun, word_tags
 from sqlagent.linking.chosen import Chosen
 from sqlagent.linking.intent import Intent
 from sqlagent.linking.question import Word
-from sqlagent.linking.signals import SHAPE_WORDS
+from sqlagent.linking.signals import GROUP_WORDS, SHAPE_WORDS, phrase_at
 
 MODEL = Path(__file__).with_name("confidence.json")
 # Without a fitted model: a plan that explains every word with sure links is tried.
@@ -51,6 +52,9 @@ class Evidence:
     unexplained_signals: float = 0.0  # shape words ("most", "each", "not") left unread
     stray_columns: float = 0.0  # columns of tables the question does not name
     unnamed_tables: float = 0.0  # tables joined that the question does not name
+    unexplained_nouns: float = 0.0  # of the unexplained words, nouns ("unicorns")
+    unexplained_modifiers: float = 0.0  # and adjectives ("active", "pink")
+    unread_groups: float = 0.0  # "for each", "per" that no grouping was read from
     unplaced: tuple[str, ...] = ()  # literals the plan does not use (not a feature)
 
     @property
@@ -74,6 +78,9 @@ class Evidence:
             w.text for i, w in enumerate(words) if (w.quoted or w.capitalised or (
                 w.number is not None and w.lower[:1].isdigit())) and i not in covered
         )  # fmt: skip
+        tags = word_tags(tuple(w.text for w in words))
+        lows = [w.lower for w in words]
+        groups = [i for i in range(len(words)) if phrase_at(lows, i, GROUP_WORDS)]
         counted = intent.count_of  # "how many pink unicorns": things the schema does not hold
         if counted and covered.isdisjoint(counted) and all(_a_noun(words[i]) for i in counted):
             unplaced += (" ".join(words[i].text for i in counted),)
@@ -102,6 +109,9 @@ class Evidence:
                 sum(1 for c in chosen.choices if named and not c.is_table and c.table not in named)
             ),
             unnamed_tables=float(len(set(intent.tables) - named)),
+            unexplained_nouns=float(sum(1 for i in unexplained if is_noun(tags[i]))),
+            unexplained_modifiers=float(sum(1 for i in unexplained if is_modifier(tags[i]))),
+            unread_groups=float(intent.group is None and any(i not in covered for i in groups)),
             unplaced=unplaced,
         )
 
@@ -146,6 +156,7 @@ class ResultEvidence:
 
 
 RESULT_FEATURES = tuple(ResultEvidence.__dataclass_fields__)
+PLAN_FEATURES = tuple(f for f in Evidence.__dataclass_fields__ if f != "unplaced")
 
 
 @cache

@@ -15,14 +15,9 @@ from typing import Any
 from core.boosted_trees import fit_trees
 from core.calibration import best_threshold, probability
 from registries.services import spider_split
-from sqlagent.linking.confidence import RESULT_FEATURES
+from sqlagent.linking.confidence import PLAN_FEATURES, RESULT_FEATURES
 
-FEATURES = (
-    "unexplained_share", "unexplained", "min_score", "mean_score", "ambiguous",
-    "guessed_values", "tables", "conditions", "outputs", "grouped", "counted", "missing",
-    "ordered", "guessed_label", "unexplained_signals", "stray_columns", "unnamed_tables",
-    *RESULT_FEATURES,
-)  # fmt: skip
+FEATURES = (*PLAN_FEATURES, *RESULT_FEATURES)
 
 
 @dataclass(frozen=True)

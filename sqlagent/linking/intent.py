@@ -46,6 +46,7 @@ class Intent:
     group: Element | None = None
     period: str | None = None  # "year", "month": the group is its date's year or month
     having: tuple[str, float, float | None] | None = None  # COUNT(*) op value (second)
+    having_of: Output | None = None  # what HAVING compares when not the rows counted
     order: Ordering | None = None
     limit: int | None = None
     counted: str | None = None  # the table whose rows HAVING or ORDER BY count

@@ -109,15 +109,20 @@ def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWor
                 continue
             text = run[0].text if run[0].quoted else " ".join(w.text for w in run)
             found = values.find(text) or (_sex_codes(run[0], values) if size == 1 else ())
+            form = not found and size == 1 and not run[0].quoted
+            if form:  # "voided" where 'void' is stored: a surer link than none, less than the word
+                found = values.find_form(run[0].text)
             if not found:
                 continue
-            score = _value_score(run, schema)
+            score = _value_score(run, schema) * (_OTHER_FORM if form else 1.0)
             for table, column, value in found:
                 element = elements.get((table, column))
                 if element is not None and score:
                     links.append(Link(start, start + size, element, score, value=value))
     return links
 
+
+_OTHER_FORM = 0.9  # a value met in another form of its word
 
 # How a sex is stored in a code column: "male students" where `Sex` holds 'M'.
 _SEXES = {"male": "M", "man": "M", "men": "M", "boy": "M",

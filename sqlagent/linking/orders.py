@@ -24,18 +24,22 @@ class OrderSteps(ReaderBase):
                 descending = bool(window & sig.DESCENDING_ORDER)
             if self._order_by_count(i + size, descending):
                 return
+            # "sorted by the ones with the highest revenue first": a few words may come first
             near = [
                 c for c in self.chosen.choices
-                if i + size <= c.start <= i + size + 3 and self.free(c) and not c.is_value
+                if i + size <= c.start <= i + size + 5 and self.free(c) and not c.is_value
             ]  # fmt: skip
             columns = [c for c in near if not c.is_table]
             target = columns[0] if columns else (near[0] if near else None)
+            if target is None and sig.ALPHABETICAL.search(" ".join(self.lows)):
+                break  # "ordered by alphabetical order": read below
+            if target is None:
+                return
             self.use(i + size, min(len(self.lows), i + size + 6))
-            if target is not None and not target.is_value:
-                element = self.take(target)
-                shown = element if element.column else self.label(element.table)
-                self.intent.order = Ordering(shown, descending)
-                self.intent.need(element.table)
+            element = self.take(target)
+            shown = element if element.column else self.label(element.table)
+            self.intent.order = Ordering(shown, descending)
+            self.intent.need(element.table)
             return
         lows = set(self.lows)
         if sig.ALPHABETICAL.search(" ".join(self.lows)) or {"ascending", "descending"} & lows:
@@ -61,7 +65,8 @@ class OrderSteps(ReaderBase):
         counted, not a column, when a count is asked for too or a table follows."""
         while at < len(self.lows) and self.lows[at] in sig.DETERMINERS:
             at += 1  # "in descending order of their corresponding number of guests"
-        size = sig.phrase_at(self.lows, at, sig.COUNT_WORDS)
+        frequency = self.lows[at : at + 1] == ["frequency"]  # how often each value occurs
+        size = sig.phrase_at(self.lows, at, sig.COUNT_WORDS) or int(frequency)
         if not size:
             return False
         named = self.chosen.at(at)  # "number of apartments" as apt_number: the rows counted
@@ -74,7 +79,7 @@ class OrderSteps(ReaderBase):
             if self.holds_numbers(counted.link.element):
                 return False  # "the number of points": a column that holds it
             counted = None
-        if counted is None and not self.count:
+        if counted is None and not self.count and not frequency:
             return False
         if counted is not None and self.free(counted):
             self.intent.counted = self.take(counted).table

@@ -50,8 +50,33 @@ class Word:
         return self.quoted or (self.lower not in STOP and self.number is None)
 
 
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august",
+                "september", "october", "november", "december")  # fmt: skip
+_MONTHS = {name: number for number, name in enumerate(_MONTH_NAMES, start=1)}
+_MONTH = f"({'|'.join(_MONTH_NAMES)})"
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+# Each pattern, and which of its groups hold the year, the month and the day.
+_WRITTEN_DATES = (
+    (re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+(\d{{4}})\b", re.I), (3, 1, 2)),  # July 5th, 2009
+    (re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b", re.I), (3, 2, 1)),  # 5 July 2009
+)
+
+
+def _iso_dates(question: str) -> str:
+    """Written dates ("November 5th, 2007") as ISO dates, the form stored dates compare in."""
+    for pattern, (year, month, day) in _WRITTEN_DATES:
+
+        def iso(match: re.Match[str], y: int = year, m: int = month, d: int = day) -> str:
+            number = _MONTHS[match.group(m).lower()]
+            return f"{match.group(y)}-{number:02d}-{int(match.group(d)):02d}"
+
+        question = pattern.sub(iso, question)
+    return question
+
+
 def read_words(question: str) -> tuple[Word, ...]:
     found: list[Word] = []
+    question = _iso_dates(question)
     for match in _TOKEN.finditer(question):
         raw = match.group(0)
         if raw[0] in "\"'“":

@@ -28,6 +28,9 @@ _VERB_LEAD = frozenset({"who", "that", "which", "did", "does", "do", "not", "nev
 _BEFORE_COUNTED = frozenset({"of", "the", "our", "all", "different", "distinct", "unique", "kind",
                              "kinds", "type", "types", "sort", "sorts"})  # fmt: skip
 
+# Last words of columns that hold a code for a row, not what it is called.
+_CODES = frozenset({"code", "id", "key", "number", "no", "num"})
+
 # Words that list columns with the rows they are of: "branches with the city".
 _WITH = frozenset({("with",), ("and", "their"), ("and", "its"), ("along", "with")})
 
@@ -108,6 +111,9 @@ class Reader(ConditionSteps, OrderSteps, SuperlativeSteps):
         if follows is None or follows.is_value or distinct:
             return
         if follows.is_table:
+            if self._head_column(follows):
+                self.count_distinct = True  # "how many movie directors": different directors
+                return
             self.intent.counted = follows.table
         elif not self.free(follows):
             return
@@ -120,6 +126,20 @@ class Reader(ConditionSteps, OrderSteps, SuperlativeSteps):
             self.intent.need(follows.table)
         elif self._counts_nothing(follows.link.element):
             self.count_distinct = True
+
+    def _head_column(self, table: Choice) -> bool:
+        """Whether the words counted end in a column of the table they start with: "movie
+        directors" are the movies' directors."""
+        head = self.chosen.after(table.end - 1, within=1)
+        return (
+            head is not None
+            and head.start == table.end
+            and head.end == self.intent.count_of.stop
+            and not head.is_value
+            and not head.is_table
+            and head.table == table.table
+            and not self._in_groups()
+        )
 
     def _bounded(self, column: Choice) -> bool:
         """Whether the column's values are limited by a stored value or the counts by a
@@ -190,6 +210,7 @@ class Reader(ConditionSteps, OrderSteps, SuperlativeSteps):
                 return
 
     def _outputs(self) -> None:
+        last: tuple[Choice, list[str]] | None = None  # the column asked before, its aggregates
         for choice in self.chosen.choices:
             if not self.free(choice) or choice.is_value or choice.is_table:
                 continue
@@ -204,9 +225,12 @@ class Reader(ConditionSteps, OrderSteps, SuperlativeSteps):
             if full:
                 self.intent.outputs += [Output(part) for part in full]
                 continue
-            aggregates = self._aggregates_before(choice.start)
+            aggregates = self._aggregates_before(choice.start) or self._shared(choice, last)
+            last = (choice, aggregates)
             if self.count and not aggregates and self.count_distinct:
                 aggregates = ["count"]
+            if not aggregates and self._aggregated_over(choice, element):
+                continue
             for aggregate in aggregates or [""]:
                 distinct = aggregate == "count" and self.count_distinct
                 self.intent.outputs.append(Output(element, aggregate or None, distinct=distinct))
@@ -216,6 +240,29 @@ class Reader(ConditionSteps, OrderSteps, SuperlativeSteps):
         if self.count and not any(o.aggregate == "count" for o in self.intent.outputs):
             self.intent.outputs.append(Output(None, "count"))
         self._listed_with()
+
+    def _aggregated_over(self, choice: Choice, element: Element) -> bool:
+        """ "the maximum level of managers in countries that are not Australia", "the total
+        enrollment of all schools": with an aggregate and no grouping asked, a column the
+        conditions already read, or all of whose rows are meant, is what is aggregated
+        over, not a group."""
+        if self.intent.group is not None or self.intent.having is not None or self.count:
+            return False
+        if not any(o.aggregate for o in self.intent.outputs):
+            return False
+        conditioned = any(c.element == element for c in self.intent.conditions)
+        return conditioned or self.lows[choice.start - 1 : choice.start] == ["all"]
+
+    def _shared(self, choice: Choice, last: tuple[Choice, list[str]] | None) -> list[str]:
+        """ "the average height and weight": an aggregate said once is of each measure
+        listed right after it."""
+        if last is None or not self.holds_numbers(choice.link.element):
+            return []
+        before, aggregates = last
+        listed = self.lows[before.end : choice.start] in (["and"], [])
+        if not listed or not all(a in ("avg", "sum", "min", "max") for a in aggregates):
+            return []
+        return aggregates[-1:]
 
     def _listed_with(self) -> None:
         """ "List our branches with the city and state": the rows by their name, then the
@@ -369,6 +416,14 @@ class Reader(ConditionSteps, OrderSteps, SuperlativeSteps):
         found = self.chosen.after(choice.end - 1, within=3)
         if found is not None and found.is_table:
             return self.named_label(found.table) or element
+        if (
+            found is not None
+            and not found.is_value
+            and self.lows[choice.end : choice.end + 1] == ["of"]
+            and found.link.element.data_type == "text"
+            and found.link.element.names[0][0][-1] not in _CODES
+        ):
+            return found.link.element  # "the names of the countries": the countries
         return element
 
     def _table_after(self, end: int) -> str | None:

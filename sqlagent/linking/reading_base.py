@@ -90,7 +90,9 @@ class ReaderBase:
             for element in columns:
                 if element.names[0][0][-1:] == (word,):
                     return element
-        return None
+        # `party`.`Party`: a text column called as its table is what each row is called
+        itself = next((e.names[0][0] for e in self.schema.elements if e.table == table), None)
+        return next((e for e in columns if e.data_type == "text" and e.names[0][0] == itself), None)
 
     def label(self, table: str) -> Element | None:
         """What to show of a table's rows: its name, else its first text column (a guess

@@ -71,7 +71,8 @@ COMPARATORS = (
 AFTER_NUMBER = {("or", "more"): ">=", ("or", "greater"): ">=", ("or", "above"): ">=",
                 ("or", "less"): "<=", ("or", "fewer"): "<=", ("or", "below"): "<=",
                 ("or", "higher"): ">=", ("or", "lower"): "<=", ("or", "over"): ">=",
-                ("or", "under"): "<="}  # fmt: skip
+                ("or", "under"): "<=", ("or", "later"): ">=", ("or", "after"): ">=",
+                ("or", "earlier"): "<=", ("or", "before"): "<="}  # fmt: skip
 GROUP_WORDS = (("for", "each"), ("for", "every"), ("in", "each"), ("of", "each"),
                ("by", "each"), ("per",), ("each",), ("grouped", "by"), ("group", "by"),
                ("for", "all", "different"), ("for", "different"))  # fmt: skip

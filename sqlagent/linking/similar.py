@@ -5,6 +5,7 @@ and `birth_date`). A link by meaning is weaker evidence than one by name, and sc
 The names' vectors are computed once per semantic-layer version and kept in the cache.
 """
 
+import logging
 import threading
 
 import numpy as np
@@ -17,7 +18,11 @@ from sqlagent.linking.question import Word
 from sqlagent.linking.schema_words import SchemaWords
 from sqlagent.linking.signals import SHAPE_WORDS
 
+log = logging.getLogger(__name__)
+
 MIN_SIMILARITY = 0.6  # cosine of a word and a name, below which they are not linked
+MIN_GROUP_SIMILARITY = 0.5  # the same, for a grouping's word among the named tables' columns
+_GROUPING = frozenset({"each", "every", "per", "by"})
 WEIGHT = 0.7  # a link by meaning scores its similarity times this
 CACHE_SECONDS = 7 * 24 * 3600
 
@@ -48,23 +53,45 @@ def _word_vectors(words: list[str]) -> np.ndarray:
 
 
 def similar_links(
-    words: tuple[Word, ...], covered: set[int], layer: SemanticLayer, schema: SchemaWords
+    words: tuple[Word, ...],
+    covered: set[int],
+    layer: SemanticLayer,
+    schema: SchemaWords,
+    named: frozenset[str] = frozenset(),
+    *,
+    groups_only: bool = False,
 ) -> list[Link]:
-    """Links for content words outside `covered`, each to the name nearest in meaning."""
+    """Links for content words outside `covered`, each to the name nearest in meaning. A
+    word a grouping is asked by ("of each gender") is looked for among the columns of the
+    tables the question `named` first, where a weaker likeness is enough (`sex`).
+    `groups_only`: only such words are linked."""
     open_words = [
         i
         for i, w in enumerate(words)
         if i not in covered and w.content and not w.quoted and w.lower not in SHAPE_WORDS
         and len(w.lower) > 2 and w.lower.isalpha()
+        and (not groups_only or (i and words[i - 1].lower in _GROUPING))
     ]  # fmt: skip
     if not open_words or not schema.elements:
         return []
-    names = _name_vectors(layer, schema)
-    found = _word_vectors([words[i].lower for i in open_words]) @ names.T
+    try:
+        names = _name_vectors(layer, schema)
+        found = _word_vectors([words[i].lower for i in open_words]) @ names.T
+    except Exception as error:  # an embedding service out of reach: read without these links
+        log.warning("words not linked by meaning: %s", error)
+        return []
     links = []
+    columns = np.array([e.table in named and e.column is not None for e in schema.elements])
     for row, i in enumerate(open_words):
         best = int(np.argmax(found[row]))
         similarity = float(found[row][best])
-        if similarity >= MIN_SIMILARITY:
-            links.append(Link(i, i + 1, schema.elements[best], round(similarity * WEIGHT, 3)))
+        grouped = words[i - 1].lower in _GROUPING if i else False
+        if similarity < MIN_SIMILARITY and grouped and columns.any():
+            best = int(np.argmax(np.where(columns, found[row], -1.0)))
+            similarity = float(found[row][best])
+            if similarity < MIN_GROUP_SIMILARITY:
+                continue
+        elif similarity < MIN_SIMILARITY or groups_only:
+            continue
+        links.append(Link(i, i + 1, schema.elements[best], round(similarity * WEIGHT, 3)))
     return links

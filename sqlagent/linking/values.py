@@ -13,6 +13,7 @@ from functools import cached_property
 from django.core.cache import cache
 
 from registries.services import SemanticLayer
+from sqlagent.linking.schema_words import root
 from sqlagent.value_index import reading_tables
 
 LINK_VALUE_LIMIT = 10_000
@@ -38,6 +39,22 @@ class StoredValues:
 
     def find(self, text: str) -> tuple[tuple[str, str, str], ...]:
         return self.by_key.get(value_key(text), ())
+
+    @cached_property
+    def by_root(self) -> dict[str, tuple[tuple[str, str, str], ...]]:
+        """One-word values stored in lower case, as states and kinds are, by their Snowball
+        stem: "voided" names 'void'. Names and codes ('Destin', 'RUN') are left out: a
+        plain word ("destination", "runs") is another word, not another form of them."""
+        found: dict[str, list[tuple[str, str, str]]] = {}
+        for key, where in self.by_key.items():
+            plain = [w for w in where if w[2].islower()]
+            if key.isalpha() and plain:
+                found.setdefault(root(key), []).extend(plain)
+        return {k: tuple(v) for k, v in found.items()}
+
+    def find_form(self, word: str) -> tuple[tuple[str, str, str], ...]:
+        """The one-word values another form of `word` is."""
+        return self.by_root.get(root(word.lower()), ()) if word.isalpha() else ()
 
 
 def build_stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> StoredValues:

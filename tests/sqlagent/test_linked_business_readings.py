@@ -82,6 +82,23 @@ READINGS = [
         "SELECT MONTH(issuedOn), COUNT(*) FROM quote WHERE YEAR(issuedOn) = 2025 "
         "GROUP BY MONTH(issuedOn)",
     ),
+    (  # a state said in another form of its word ('void')
+        "How many invoices were voided?",
+        "SELECT COUNT(*) FROM invoice WHERE status = 'void'",
+    ),
+    (  # a year before a noun bounds that table's date
+        "How many 2025 quotes are there?",
+        "SELECT COUNT(*) FROM quote WHERE YEAR(issuedOn) = 2025",
+    ),
+    (  # a written date is compared as a date
+        "How many employees were hired after March 3rd, 2021?",
+        "SELECT COUNT(*) FROM employee WHERE hireDate > '2021-03-03'",
+    ),
+    (  # a word whose meaning no other named table joins to ("set": app settings) is dropped
+        "How many customers are on each set of payment terms?",
+        "SELECT pt.name, COUNT(*) FROM customer c JOIN paymentTerm pt "
+        "ON pt.id = c.paymentTermId GROUP BY pt.name",
+    ),
 ]
 
 

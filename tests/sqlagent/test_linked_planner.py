@@ -356,6 +356,51 @@ def test_a_verb_that_meets_a_column_by_its_root_is_not_asked_for(settings: Any) 
 
 
 SPIDER_READINGS = [
+    (  # an aggregate compared per group is HAVING
+        "film_rank",
+        "Which studios have an average gross above 5000000?",
+        "SELECT Studio FROM film GROUP BY Studio HAVING AVG(Gross_in_dollar) > 5000000",
+    ),
+    (  # an aggregate said once is of each measure listed right after it
+        "candidate_poll",
+        "What are the average height and weight of the men?",
+        "SELECT AVG(Height), AVG(Weight) FROM people WHERE Sex = 'M'",
+    ),
+    (  # a column the condition reads, beside an aggregate, is not a group
+        "railway",
+        'What is the minimum age of managers in countries that are not "United States"?',
+        "SELECT MIN(Age) FROM manager WHERE Country <> 'United States'",
+    ),
+    (  # counted words ending in a column of the table: its different values
+        "culture_company",
+        "How many movie titles are there?",
+        "SELECT COUNT(DISTINCT Title) FROM movie",
+    ),
+    (  # "or later" keeps the year itself
+        "theme_gallery",
+        "How many exhibitions took place in 2004 or later?",
+        "SELECT COUNT(*) FROM exhibition WHERE Year >= 2004",
+    ),
+    (  # a written date
+        "hr_1",
+        "Which employees were hired before June 25th, 1987? Give their first names.",
+        "SELECT FIRST_NAME FROM employees WHERE HIRE_DATE < '1987-06-25'",
+    ),
+    (  # an age in years
+        "allergy_1",
+        "List the last names of students who are 19 years old.",
+        "SELECT LName FROM Student WHERE Age = 19",
+    ),
+    (  # a grouping's word linked by meaning among the named table's columns (Sex)
+        "company_1",
+        "How many employees are there of each gender?",
+        "SELECT Sex, COUNT(*) FROM employee GROUP BY Sex",
+    ),
+    (  # text found in the column named after it, not the table's label
+        "e_learning",
+        'Count the students with the word "ar" in their family names.',
+        "SELECT COUNT(*) FROM Students WHERE family_name LIKE '%ar%'",
+    ),
     (  # rows kept by a key of two columns are counted as rows, not by one of the columns
         "insurance_fnol",
         'How many policies does the customer named "Dayana Robel" have?',
@@ -406,14 +451,47 @@ SPIDER_READINGS = [
 ]
 
 
-@pytest.mark.parametrize(("db", "question", "gold"), SPIDER_READINGS)
+ORDERED_READINGS = [
+    (  # "ordered by alphabetical order" names no column: the rows shown, A to Z
+        "hospital_1",
+        "List the names of the physicians ordered by alphabetical order.",
+        "SELECT Name FROM Physician ORDER BY Name",
+    ),
+    (  # "highest ... first" after "sorted by" orders; it keeps no single row
+        "manufactory_1",
+        "List the manufacturers' names, sorted by the ones with the largest revenue first.",
+        "SELECT Name, Revenue FROM Manufacturers ORDER BY Revenue DESC, Code",
+    ),
+]
+
+
+READINGS = [(*reading, False) for reading in SPIDER_READINGS] + [
+    (*reading, True) for reading in ORDERED_READINGS
+]
+
+
+@pytest.mark.parametrize(("db", "question", "gold", "ordered"), READINGS)
 def test_a_spider_database_is_read_in_plain_words(
-    db: str, question: str, gold: str, settings: Any
+    db: str, question: str, gold: str, ordered: bool, settings: Any
 ) -> None:
+    url = _spider_url(db, settings)
+    answer = _asked(question, url)
+    assert answer.status == "answered", answer.reason
+    assert matches(_gold(gold, url), answer.rows, ordered=ordered), answer.sql
+
+
+def _spider_url(db: str, settings: Any) -> str:
+    """A shared Spider database, loaded for these tests, read at any confidence."""
     if not (settings.DATASETS_DIR / "spider_train").is_dir():
         pytest.skip(f"the sample datasets are not at {settings.DATASETS_DIR}")
     settings.SQL_LINKED_MIN_CONFIDENCE = 0
-    url = load_spider_db(db, "mysql://root@127.0.0.1:3306/", database=f"{PREFIX}_{db}")[0].url
-    answer = _asked(question, url)
+    return load_spider_db(db, "mysql://root@127.0.0.1:3306/", database=f"{PREFIX}_{db}")[0].url
+
+
+def test_rows_ordered_by_frequency_are_counted(settings: Any) -> None:
+    url = _spider_url("device", settings)
+    answer = _asked("Show the carriers of devices, ordered by frequency descending.", url)
     assert answer.status == "answered", answer.reason
-    assert matches(_gold(gold, url), answer.rows, ordered=False), answer.sql
+    gold = _gold("SELECT Carrier FROM device GROUP BY Carrier", url)
+    assert matches(gold, answer.rows, ordered=False), answer.sql
+    assert "ORDER BY COUNT(*) DESC" in answer.sql  # how often each carrier occurs, most first
