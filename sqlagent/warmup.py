@@ -1,9 +1,11 @@
 """What a server process reads before its first database question: the default data
 source's registry, its stored values (seconds on the demo warehouse) and its verified
-queries. Each is read once per registry version; later versions are read when asked."""
+queries, and the part-of-speech tagger the linked planner's confidence reads. Each is read
+once per registry version; later versions are read when asked."""
 
 from django.conf import settings
 
+from core.language import word_tags
 from registries.models import DataSource
 from sqlagent.agent import Source
 from sqlagent.linking.values import stored_values
@@ -18,3 +20,4 @@ def warm_up() -> None:
     target = Source.named(None)
     stored_values(target.layer, target.url, agent=target.agent_login)
     usable(target.layer)
+    word_tags(("warm",))  # loads the tagger

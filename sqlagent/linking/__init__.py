@@ -20,10 +20,10 @@ from sqlagent.linking.intent import Intent
 from sqlagent.linking.links import name_links, value_links
 from sqlagent.linking.question import read_words
 from sqlagent.linking.reader import Reader, Unreadable
-from sqlagent.linking.schema_words import schema_words
 from sqlagent.linking.similar import similar_links
 from sqlagent.linking.strays import STRAYS as _STRAYS
 from sqlagent.linking.strays import stray_choice
+from sqlagent.linking.terms import linking_words
 from sqlagent.linking.values import StoredValues
 
 __all__ = ["LinkedPlan", "Preferred", "Unreadable", "links_text", "plan_linked"]
@@ -45,7 +45,7 @@ def plan_linked(
     """The best linked reading of `question` as SQL; Unreadable says why there is none.
     `preferred`: the tables and columns related verified queries use (ties go to them)."""
     words = read_words(question)
-    schema = schema_words(layer)
+    schema = linking_words(layer)
     links = name_links(words, schema) + value_links(words, values, schema)
     covered = {i for link in links for i in link.span}
     surely = frozenset(x.element.table for x in links if x.element.is_table and x.score >= 0.9)

@@ -105,6 +105,10 @@ def _select(
         joined = exp.or_(*where) if intent.any_of and len(where) > 1 else exp.and_(*where)
         select = select.where(joined)
     grouped = _grouping(intent, layer, names)
+    rows = intent.order is not None or (intent.limit or 0) > 1
+    if rows and not grouped and any(_aggregated(o) for o in outputs):
+        # one row of totals has no order: the reading missed what the rows are per
+        raise Unreadable("it asks for one total of all the rows, and for rows in an order")
     if grouped:
         select = select.group_by(*grouped)
     if intent.having is not None:
@@ -113,16 +117,34 @@ def _select(
         compared = _output(intent.having_of, names, count) if intent.having_of else count
         select = select.having(_compare(compared, op, value, second))
     if intent.order is not None:
-        ordering = _ordering(intent, names, outputs, _count(intent, layer, names))
-        select = select.order_by(ordering)
-        if _shows_its_order(ordering, outputs, grouped):
-            select = select.select(ordering.this.copy())
-        tie = _tiebreak(intent, layer, names, outputs, grouped)
-        if intent.limit and tie is not None and tie.sql() != ordering.this.sql():
-            select = select.order_by(tie, append=True)
+        select = _ordered(select, intent, layer, names, (outputs, grouped))
     if intent.limit:
         select = select.limit(intent.limit)
     return select
+
+
+def _ordered(
+    select: exp.Select,
+    intent: Intent,
+    layer: SemanticLayer,
+    names: _Names,
+    shape: tuple[list[exp.Expr], list[exp.Expr]],
+) -> exp.Select:
+    """The rows in the asked order, the order's column shown where it may be, and ties
+    broken alike every time when only some rows are kept."""
+    outputs, grouped = shape
+    ordering = _ordering(intent, names, outputs, _count(intent, layer, names))
+    select = select.order_by(ordering)
+    if _shows_its_order(ordering, outputs, grouped):
+        select = select.select(ordering.this.copy())
+    tie = _tiebreak(intent, layer, names, outputs, grouped)
+    if intent.limit and tie is not None and tie.sql() != ordering.this.sql():
+        select = select.order_by(tie, append=True)
+    return select
+
+
+def _aggregated(output: exp.Expr) -> bool:
+    return isinstance(output, exp.AggFunc) or output.find(exp.AggFunc) is not None
 
 
 def _count(intent: Intent, layer: SemanticLayer, names: _Names) -> exp.Count:
@@ -255,7 +277,7 @@ def _shows_its_order(
     column = ordering.this
     if not isinstance(column, exp.Column) or grouped:
         return False
-    if any(isinstance(o, exp.Star | exp.AggFunc) or o.find(exp.AggFunc) for o in outputs):
+    if any(isinstance(o, exp.Star) or _aggregated(o) for o in outputs):
         return False
     return all(o.sql() != column.sql() for o in outputs)
 

@@ -17,6 +17,19 @@ _SAID_OF = frozenset({"is", "was", "are", "were", "equal", "equals", "to", "of",
 _NOT_A_VALUE = frozenset({"one", "once", "twice", "thrice"})
 
 
+def _negates(before: list[str], n: int) -> bool:
+    """Whether the word at `n` says the value after it is not wanted: "not", "never", and
+    "excluding", "other than", "leaving out"."""
+    low = before[n]
+    if low in sig.NEGATIONS:
+        return True
+    if low == "other":
+        return before[n + 1 : n + 2] == ["than"]
+    if low == "out":
+        return before[n - 1 : n] in (["leaving"], ["leave"], ["left"])
+    return low in sig.EXCLUSIONS
+
+
 def _plain(number: float) -> int | float:
     return int(number) if number.is_integer() else number
 
@@ -33,7 +46,7 @@ class ConditionSteps(ReaderBase):
             since = values[n - 1].end if n else 0
             before = self.lows[max(since, choice.start - 7) : choice.start]
             op = "like" if set(before[-4:]) & sig.LIKE_WORDS else "="
-            negated = [n for n, low in enumerate(before) if low in sig.NEGATIONS]
+            negated = [n for n, low in enumerate(before) if _negates(before, n)]
             start = choice.start - len(before)
             if negated and not self._negates_table(start + negated[-1], choice.start):
                 op = "!="

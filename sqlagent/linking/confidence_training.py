@@ -58,16 +58,18 @@ def fit(train: Sequence[Example], *, cost: float) -> dict[str, Any]:
     return fitted
 
 
-def out_of_fold(train: Sequence[Example], folds: int = 5) -> list[float]:
+def out_of_fold(train: Sequence[Example], folds: int = 5, repeats: int = 3) -> list[float]:
     """Each example's probability from trees fitted on the other folds, the folds split by
-    database so that no database is scored by trees that saw it."""
+    database so that no database is scored by trees that saw it; averaged over `repeats`
+    different splits, since one split's scores move the chosen threshold by chance."""
     from sklearn.model_selection import GroupKFold
 
     scores = [0.0] * len(train)
-    splits = GroupKFold(folds).split(train, groups=[e.db for e in train])
-    for fold_train, fold_test in splits:
-        part = [train[i] for i in fold_train]
-        fitted = fit_trees([e.features for e in part], [e.right for e in part], FEATURES)
-        for i in fold_test:
-            scores[i] = probability(train[i].features, fitted)
+    for seed in range(repeats):
+        split = GroupKFold(folds, shuffle=True, random_state=seed)
+        for fold_train, fold_test in split.split(train, groups=[e.db for e in train]):
+            part = [train[i] for i in fold_train]
+            fitted = fit_trees([e.features for e in part], [e.right for e in part], FEATURES)
+            for i in fold_test:
+                scores[i] += probability(train[i].features, fitted) / repeats
     return scores

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from sqlagent.linking.question import STOP, Word
 from sqlagent.linking.schema_words import Element, SchemaWords, root, stem
 from sqlagent.linking.signals import (
+    AGGREGATES,
     ASCENDING,
     COUNT_NOUNS,
     DESCENDING,
@@ -57,7 +58,23 @@ def name_links(words: tuple[Word, ...], schema: SchemaWords, *, roots: bool = Tr
                 if score > found.get(element, 0.0):
                     found[element] = score
             links += [Link(start, start + size, e, score) for e, score in found.items() if score]
-    return links
+    return [x for x in links if not _said_as_aggregate(x, words, links)]
+
+
+def _said_as_aggregate(link: Link, words: tuple[Word, ...], links: list[Link]) -> bool:
+    """ "the total travel miles", "the average hourly rate": an aggregate's word right
+    before a measure the question names is the aggregate, not a column of its name
+    (`invoice.total`)."""
+    if link.end - link.start != 1 or words[link.start].lower not in AGGREGATES:
+        return False
+    return any(
+        link.end <= other.start <= link.end + 1
+        and other.element.numeric
+        and other.element != link.element
+        and other.end - other.start >= 1
+        and words[other.start].lower not in AGGREGATES
+        for other in links
+    )
 
 
 # Alone, these say the query's shape even where they are part of a longer column name.
@@ -108,7 +125,8 @@ def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWor
             if size == 1 and _a_count_or_bound(run[0], lows, start):
                 continue
             text = run[0].text if run[0].quoted else " ".join(w.text for w in run)
-            found = values.find(text) or (_sex_codes(run[0], values) if size == 1 else ())
+            found = schema.term_values.get(value_key(text)) or values.find(text)
+            found = found or (_sex_codes(run[0], values) if size == 1 else ())
             form = not found and size == 1 and not run[0].quoted
             if form:  # "voided" where 'void' is stored: a surer link than none, less than the word
                 found = values.find_form(run[0].text)

@@ -5,13 +5,16 @@ name" and, inside that table, plain "name". Common abbreviations in names are sp
 (`fname` is "first name", `dept` is "department"). Built once per semantic-layer snapshot.
 """
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import Stemmer
 
 from registries.services import SemanticLayer
 from sqlagent.vocabulary import words
+
+Name = tuple[tuple[str, ...], float]
 
 # Abbreviations in column and table names and the words they stand for.
 ABBREVIATIONS = {
@@ -37,7 +40,7 @@ class Element:
     table: str
     column: str | None
     data_type: str
-    names: tuple[tuple[tuple[str, ...], float], ...]  # (words, how surely they name it)
+    names: tuple["Name", ...]  # (words, how surely they name it)
     primary_key: bool = False
     owned: int = 0  # words of the table's name the column's name starts with (its own data)
 
@@ -59,6 +62,13 @@ class SchemaWords:
     by_word: dict[str, tuple[Element, ...]]  # any word of a name (or its crude stem) -> elements
     longest: int
     by_root: dict[str, tuple[Element, ...]]  # a name word's Snowball stem -> elements
+    # Phrases people confirmed as a column's value ("out of service" is asset.status
+    # 'out_of_service'), by `value_key`: (table, column, value)
+    term_values: dict[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
+
+
+def value_key(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
 _INITIALS = {"f": "first", "l": "last", "m": "middle"}  # FName, LName, MName
@@ -169,6 +179,11 @@ def schema_words(layer: SemanticLayer) -> SchemaWords:
                         _owned(column_names[0][0], table_words),
                     )
                 )
+    return indexed(elements)
+
+
+def indexed(elements: list[Element]) -> SchemaWords:
+    """The elements, found by each word of their names."""
     by_word: dict[str, list[Element]] = {}
     by_root: dict[str, list[Element]] = {}
     for element in elements:

@@ -90,6 +90,15 @@ DESCENDING_ORDER = {"descending", "decreasing", "desc", "reverse", "largest", "h
 NEGATIONS = {"not", "no", "never", "without", "none", "nobody", "neither", "nor", "n't",
              "dont", "doesnt", "didnt", "havent", "hasnt", "isnt", "arent", "wasnt", "werent",
              "wont", "cant", "cannot", "couldnt", "wouldnt", "hadnt"}  # fmt: skip
+# Words that leave out the rows holding the value after them: "ignoring void invoices".
+EXCLUSIONS = {
+    "excluding",
+    "except",
+    "ignoring",
+    "besides",
+    "other",
+    "out",
+}  # "other than", "leaving out"
 DISTINCT_WORDS = {"different", "distinct", "unique"}
 # Nouns that say a count: alone, a part of a longer column name or a stem, they are the count
 # ("the numbers of the trains" are train_number).

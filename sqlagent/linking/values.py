@@ -5,7 +5,6 @@ values never leave Switchboard.
 """
 
 import hashlib
-import re
 import threading
 from dataclasses import dataclass
 from functools import cached_property
@@ -13,16 +12,14 @@ from functools import cached_property
 from django.core.cache import cache
 
 from registries.services import SemanticLayer
-from sqlagent.linking.schema_words import root
+from sqlagent.linking.schema_words import root, value_key
 from sqlagent.value_index import reading_tables
+
+__all__ = ["StoredValues", "build_stored_values", "stored_values", "value_key"]
 
 LINK_VALUE_LIMIT = 10_000
 MAX_VALUE_CHARS = 60
 CACHE_SECONDS = 7 * 24 * 3600
-
-
-def value_key(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
 @dataclass(frozen=True)

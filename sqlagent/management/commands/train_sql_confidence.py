@@ -19,7 +19,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("reports", nargs="+", type=Path)
         parser.add_argument(
-            "--cost", type=float, default=3.0, help="what a wrong answer costs, in declines"
+            "--cost", type=float, default=2.0, help="what a wrong answer costs, in declines"
         )
         parser.add_argument("--out", type=Path, default=confidence.MODEL)
 
