@@ -251,7 +251,7 @@ def _grouping(intent: Intent, layer: SemanticLayer, names: _Names) -> list[exp.E
         # are what it is counted by.
         return [names.column(e) for e in dict.fromkeys(plain)]
     counted = intent.having is not None or (
-        intent.order is not None and intent.order.aggregate == "count"
+        intent.order is not None and intent.order.aggregate in ("count", *_AGGREGATES)
     )
     if not counted:
         return []
@@ -275,6 +275,8 @@ def _shows_its_order(
     order ("the three highest mountains": their heights), and PostgreSQL requires it of
     DISTINCT rows. Not beside a count or a grouping, where it would change the rows."""
     column = ordering.this
+    if isinstance(column, exp.Sum | exp.Avg | exp.Min | exp.Max):  # "top 5 by total amount"
+        return all(o.sql() != column.sql() for o in outputs)
     if not isinstance(column, exp.Column) or grouped:
         return False
     if any(isinstance(o, exp.Star) or _aggregated(o) for o in outputs):
@@ -308,6 +310,8 @@ def _ordering(
     target: exp.Expr
     if order.aggregate == "count":
         target = count
+    elif order.aggregate in _AGGREGATES and order.element is not None:
+        target = _AGGREGATES[order.aggregate](this=names.column(order.element))
     elif order.aggregate == "output" or order.element is None:
         if isinstance(outputs[0], exp.Star):
             raise Unreadable("it asks for every column in an order without saying of which")

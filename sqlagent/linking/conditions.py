@@ -50,7 +50,7 @@ class ConditionSteps(ReaderBase):
             start = choice.start - len(before)
             if negated and not self._negates_table(start + negated[-1], choice.start):
                 op = "!="
-                self.use(choice.start - len(before), choice.start)
+                self.use(start + negated[-1], choice.start)  # the words from the negation on
             named = self.chosen.before(choice.start, within=3)
             if (
                 self.free(named)

@@ -2,8 +2,11 @@
 number of Y", and which way it goes ("highest first")."""
 
 from sqlagent.linking import signals as sig
+from sqlagent.linking.chosen import Choice
 from sqlagent.linking.intent import Ordering
 from sqlagent.linking.reading_base import ReaderBase
+
+ORDER_VERBS = [[verb] for verb in sig.ORDER_VERBS]
 
 # Superlatives whose direction depends on what is ordered: an age, or a date.
 _OF_AGE_OR_DATE = frozenset({"oldest", "youngest"})
@@ -11,6 +14,8 @@ _OF_AGE_OR_DATE = frozenset({"oldest", "youngest"})
 
 class OrderSteps(ReaderBase):
     def _orders(self) -> None:
+        if self._by_aggregate():
+            return
         for i in range(len(self.lows)):
             size = sig.phrase_at(self.lows, i, sig.ORDER_WORDS)
             if not size and self.lows[i] in sig.ORDER_VERBS:
@@ -45,6 +50,38 @@ class OrderSteps(ReaderBase):
         if sig.ALPHABETICAL.search(" ".join(self.lows)) or {"ascending", "descending"} & lows:
             self.intent.order = Ordering(None, "descending" in lows, aggregate="output")
             self.use(0, 0)
+
+    def _by_aggregate(self) -> bool:
+        """ "the top 5 customers by total invoiced amount", "sorted by average rating": the
+        rows ordered by an aggregate of a measure, per row (highest first unless said)."""
+        for i, low in enumerate(self.lows):
+            if low != "by" or i in self.intent.used:
+                continue
+            at = i + 1 + (self.lows[i + 1 : i + 2] == ["the"])
+            aggregate = sig.AGGREGATES.get(self.lows[at]) if at < len(self.lows) else None
+            measured = self._measure_after(at) if aggregate else None
+            if measured is None:
+                continue
+            self.use(max(0, i - 1) if self.lows[i - 1 : i] in ORDER_VERBS else i, at + 1)
+            element = self.take(measured)
+            lows = set(self.lows)  # "top 5 ... by": highest first; "sorted by": lowest
+            descending = bool(lows & (sig.DESCENDING_ORDER | {"top"}))
+            descending &= not lows & (sig.ASCENDING | {"ascending", "bottom"})
+            self.intent.order = Ordering(element, descending, aggregate=aggregate)
+            self.intent.need(element.table)
+            return True
+        return False
+
+    def _measure_after(self, at: int) -> Choice | None:
+        """The first measure named within three words ("total invoiced amount")."""
+        return next(
+            (
+                c for c in self.chosen.choices
+                if at < c.start <= at + 3 and not c.is_value and not c.is_table
+                and self.free(c) and self.holds_numbers(c.link.element)
+            ),
+            None,
+        )  # fmt: skip
 
     def _which_first(self, start: int) -> bool | None:
         """ "highest first", "lowest last": the direction, in words that are no column

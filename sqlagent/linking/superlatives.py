@@ -150,7 +150,11 @@ class SuperlativeSteps(ReaderBase):
             and not follows.is_table
             and (follows.link.element.numeric or follows.start == i + 1)
         ):
-            self.intent.order = Ordering(self.take(follows), descending)
+            # "the highest total gross": the aggregate of each row's measure
+            said = [n for n in range(i + 1, follows.start) if self.lows[n] in sig.AGGREGATES]
+            aggregate = sig.AGGREGATES[self.lows[said[0]]] if said else None
+            self.use(i + 1, follows.start)
+            self.intent.order = Ordering(self.take(follows), descending, aggregate=aggregate)
         elif low in sig.DIMENSIONS and (element := self._dimension(sig.DIMENSIONS[low])):
             self.intent.order = Ordering(element, descending)
         else:

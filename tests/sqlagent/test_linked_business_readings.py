@@ -150,3 +150,24 @@ def test_a_superlative_breaks_ties_the_same_way_every_time(asked: Any) -> None:
     assert answer.status == "answered", answer.reason
     order = sqlglot.parse_one(answer.sql, read="mysql").args["order"].expressions
     assert len(order) >= 2, answer.sql  # the count, then what ties are ordered by
+
+
+def test_the_top_rows_by_a_total_are_grouped_and_ordered_by_it(
+    asked: Any, agent_warehouse_url: str
+) -> None:
+    answer = asked("Which 3 customers have the highest total payment amount?")
+    assert answer.status == "answered", answer.reason
+    gold = _gold(
+        "SELECT c.name, SUM(p.amount) AS total FROM payment p JOIN invoice i "
+        "ON i.id = p.invoiceId JOIN customer c ON c.id = i.customerId "
+        "GROUP BY c.id, c.name ORDER BY total DESC LIMIT 3",
+        agent_warehouse_url,
+    )
+    assert matches(gold, answer.rows, ordered=True), answer.sql
+
+
+def test_a_word_that_leaves_a_value_out(asked: Any, agent_warehouse_url: str) -> None:
+    answer = asked("How many invoices are there, ignoring the void ones?")
+    assert answer.status == "answered", answer.reason
+    gold = _gold("SELECT COUNT(*) FROM invoice WHERE status <> 'void'", agent_warehouse_url)
+    assert matches(gold, answer.rows, ordered=False), answer.sql

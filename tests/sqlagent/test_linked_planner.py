@@ -452,6 +452,18 @@ SPIDER_READINGS = [
 
 
 ORDERED_READINGS = [
+    (  # ordered by an aggregate of a measure, per row; "sorted by" alone is lowest first
+        "film_rank",
+        "List the studios sorted by average gross.",
+        "SELECT Studio, AVG(Gross_in_dollar) FROM film GROUP BY Studio "
+        "ORDER BY AVG(Gross_in_dollar)",
+    ),
+    (  # a superlative of an aggregate: the groups with the highest total
+        "film_rank",
+        "Which three studios have the highest total gross?",
+        "SELECT Studio, SUM(Gross_in_dollar) FROM film GROUP BY Studio "
+        "ORDER BY SUM(Gross_in_dollar) DESC LIMIT 3",
+    ),
     (  # "ordered by alphabetical order" names no column: the rows shown, A to Z
         "hospital_1",
         "List the names of the physicians ordered by alphabetical order.",
