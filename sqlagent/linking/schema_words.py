@@ -40,7 +40,7 @@ class Element:
     table: str
     column: str | None
     data_type: str
-    names: tuple["Name", ...]  # (words, how surely they name it)
+    names: tuple[Name, ...]  # (words, how surely they name it)
     primary_key: bool = False
     owned: int = 0  # words of the table's name the column's name starts with (its own data)
 

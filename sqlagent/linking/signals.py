@@ -90,15 +90,9 @@ DESCENDING_ORDER = {"descending", "decreasing", "desc", "reverse", "largest", "h
 NEGATIONS = {"not", "no", "never", "without", "none", "nobody", "neither", "nor", "n't",
              "dont", "doesnt", "didnt", "havent", "hasnt", "isnt", "arent", "wasnt", "werent",
              "wont", "cant", "cannot", "couldnt", "wouldnt", "hadnt"}  # fmt: skip
-# Words that leave out the rows holding the value after them: "ignoring void invoices".
-EXCLUSIONS = {
-    "excluding",
-    "except",
-    "ignoring",
-    "besides",
-    "other",
-    "out",
-}  # "other than", "leaving out"
+# Words that leave out the rows holding the value after them: "ignoring void invoices"
+# ("other than", "leaving out" are read as pairs where they are used).
+EXCLUSIONS = frozenset({"excluding", "except", "ignoring", "besides"})
 DISTINCT_WORDS = {"different", "distinct", "unique"}
 # Nouns that say a count: alone, a part of a longer column name or a stem, they are the count
 # ("the numbers of the trains" are train_number).

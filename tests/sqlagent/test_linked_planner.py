@@ -507,3 +507,12 @@ def test_rows_ordered_by_frequency_are_counted(settings: Any) -> None:
     gold = _gold("SELECT Carrier FROM device GROUP BY Carrier", url)
     assert matches(gold, answer.rows, ordered=False), answer.sql
     assert "ORDER BY COUNT(*) DESC" in answer.sql  # how often each carrier occurs, most first
+
+
+def test_one_total_asked_for_in_an_order_is_declined(settings: Any) -> None:
+    url = _spider_url("film_rank", settings)
+    # A single SUM over every film has no order and no "top three": the reading missed
+    # what the totals are per, so it declines rather than answer one number.
+    answer = _asked("What is the total gross of the top three films by rank?", url)
+    assert answer.status == "declined"
+    assert "one total" in answer.reason
