@@ -46,6 +46,13 @@ ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = ROOT / "demo" / "questions" / "routing.jsonl"
 ROUTES = ("sql", "documents", "graph", "general")
 WARM_UP = 8  # questions per worker process, kept out of the measured set
+# Where a round's CPU goes, by words in a process's name or command line.
+PROCESS_GROUPS = (
+    ("PostgreSQL", ("postgres",)),
+    ("graph database", ("arcadedb", "neo4j", "java")),
+    ("Redis", ("redis",)),
+    ("MariaDB", ("mariadb", "mysqld")),
+)
 LOGINS_AT_ONCE = 4  # password hashing is deliberately slow; logins are not what is measured
 # The app database's port, to count the server's connections (the embedded default).
 DATABASE_PORT = urlsplit(os.environ.get("DATABASE_URL", "")).port or int(
@@ -208,6 +215,34 @@ class Clock:
     server_cpu: float | None = None
 
     peak_connections: int = 0
+    by_process: dict[str, float] = field(default_factory=dict)  # CPU seconds per group
+
+    def _process_group(self, process: psutil.Process, server: set[int]) -> str:
+        """Which part of the system a process is: what a round's CPU is spent on."""
+        if process.pid in server:
+            return "server"
+        if process.pid == os.getpid():
+            return "this script"
+        words = " ".join([process.name(), *process.cmdline()[:3]]).lower()
+        for group, marks in PROCESS_GROUPS:
+            if any(mark in words for mark in marks):
+                return group
+        return "other"
+
+    def _cpu_by_group(self) -> dict[str, float]:
+        server: set[int] = set()
+        if self.server_pid is not None:
+            root = psutil.Process(self.server_pid)
+            server = {root.pid, *(p.pid for p in root.children(recursive=True))}
+        seconds: dict[str, float] = {}
+        for process in psutil.process_iter():
+            try:
+                group = self._process_group(process, server)
+                times = process.cpu_times()
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+            seconds[group] = seconds.get(group, 0.0) + times.user + times.system
+        return seconds
 
     def _server_cpu(self) -> float | None:
         if self.server_pid is None:
@@ -235,6 +270,7 @@ class Clock:
     @contextmanager
     def running(self) -> Iterator[None]:
         machine, server, began = psutil.cpu_times(), self._server_cpu(), time.perf_counter()
+        groups = self._cpu_by_group()
         stop = threading.Event()
         watch = threading.Thread(target=self._watch_connections, args=(stop,), daemon=True)
         if self.server_pid is not None:
@@ -244,6 +280,10 @@ class Clock:
         self.wall = time.perf_counter() - began
         after = psutil.cpu_times()
         self.machine_cpu = (after.user + after.system) - (machine.user + machine.system)
+        groups_after = self._cpu_by_group()
+        self.by_process = {
+            group: seconds - groups.get(group, 0.0) for group, seconds in groups_after.items()
+        }
         server_after = self._server_cpu()
         if server is not None and server_after is not None:
             self.server_cpu = server_after - server
@@ -285,6 +325,8 @@ def report(conversations: list[Conversation], clock: Clock) -> None:
         print(f", server {clock.server_cpu:.2f} s ({each:.0f} ms a question)")
     else:
         print()
+    spent = sorted(clock.by_process.items(), key=lambda item: -item[1])
+    print("  CPU by process: " + ", ".join(f"{g} {s:.2f} s" for g, s in spent if s >= 0.01))
     print(f"{'':28}{'p50':>9}{'p95':>9}{'max':>9}   (seconds from the ask)")
     for label, attribute in (
         ("first event (accepted)", "first_event"),

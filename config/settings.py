@@ -329,6 +329,8 @@ RETRIEVAL_PROXIMITY_WEIGHT = env.float("RETRIEVAL_PROXIMITY_WEIGHT", default=0.1
 RETRIEVAL_RRF_K = env.int("RETRIEVAL_RRF_K", default=60)
 # HNSW candidate list size at query time (pgvector hnsw.ef_search).
 RETRIEVAL_HNSW_EF_SEARCH = env.int("RETRIEVAL_HNSW_EF_SEARCH", default=100)
+# Fewer readable chunks than this: vector search scans them exactly, as fast as the index.
+RETRIEVAL_VECTOR_EXACT_CHUNKS = env.int("RETRIEVAL_VECTOR_EXACT_CHUNKS", default=2000)
 
 # (graph: query understanding, section routing, entity and knowledge-graph questions)
 # Section routing: sections whose name (or type) is at least this close to the attribute

@@ -18,6 +18,7 @@ from core.providers import graph
 from ingestion.models import Chunk, Document, Entity, EntityMention, EntityRelation
 
 from . import cypher
+from .collection_state import KeptPerCollections
 from .query_understanding import QueryReader, read_query
 
 RELATION_TYPES = (
@@ -124,6 +125,17 @@ def readable_document_ids(collection_ids: Sequence[int]) -> list[str]:
             "pk", flat=True
         )
     ]
+
+
+def _stating_documents(collection_ids: tuple[int, ...]) -> list[str]:
+    rows = Document.objects.filter(collection_id__in=collection_ids, relation_count__gt=0)
+    return [str(pk) for pk in rows.values_list("pk", flat=True)]
+
+
+# The readable documents that state relations: what every relation query filters on. A
+# large collection has thousands of documents, most stating none; the list is kept per
+# process until a document of the collections changes.
+stating_document_ids = KeptPerCollections(_stating_documents)
 
 
 def find_entity(reference: str, *, collection_ids: Sequence[int]) -> Entity | None:
@@ -348,7 +360,7 @@ def retrieve_by_relationship(
     if start is None:
         raise EntityNotFound(f"no entity called {source!r} in the collections you can read")
     types = list(relationship_types or RELATION_TYPES)
-    documents = readable_document_ids(collection_ids)
+    documents = stating_document_ids(collection_ids)
     reached = traverse(
         start.graph_id, relationship_types=types, max_hops=max_hops, documents=documents
     )

@@ -25,7 +25,7 @@ from ingestion.models import Chunk, Entity, EntityRelation, Image
 from . import cypher
 from .cypher_guard import GraphSchema, UnsafeCypher, check_read_only, with_limit
 from .entity_grounding import GroundedEntity, ground_entities, readable_entities
-from .entity_retrieval import RELATION_TYPES, readable_document_ids, relation_rows
+from .entity_retrieval import RELATION_TYPES, relation_rows, stating_document_ids
 from .query_understanding import QueryReader, read_query
 
 ENTITY_PROPERTIES = ("id", "name", "type", "normalized_name", "aliases")
@@ -53,7 +53,8 @@ class GraphAnswer:
 
 def live_schema() -> GraphSchema:
     """The entity graph's labels, relation types and properties as they exist now."""
-    labels = {"Entity", *Entity.objects.values_list("type", flat=True).distinct()}
+    # order_by(): the model's ordering would make DISTINCT run over (type, name).
+    labels = {"Entity", *Entity.objects.order_by().values_list("type", flat=True).distinct()}
     types = set(EntityRelation.objects.values_list("type", flat=True).distinct())
     keys = (
         EntityRelation.objects.annotate(key=Func(F("properties"), function="jsonb_object_keys"))
@@ -294,7 +295,7 @@ def answer_graph_question(
         raise ValueError("the question is empty")
     entities = ground_entities(question, collection_ids=collection_ids, read=read)
     answer = GraphAnswer(question=question, entities=entities, method="fallback")
-    documents = readable_document_ids(collection_ids)
+    documents = stating_document_ids(collection_ids)  # relations' filter only
     chunk_ids: set[str] = set()
     if llm.llm_configured() and entities:
         found = _generated(question, entities, answer, collection_ids)

@@ -210,45 +210,58 @@ def _plausible_name(
     return first_name and (group[-1].possessive or not sentence_start)
 
 
-def _credible(candidate: _Candidate, words: list[str], collection_ids: Sequence[int]) -> bool:
+def _credible(candidate: _Candidate, words: list[str], titled: "_Titled") -> bool:
     """A person matched by part of the name ("Alexis") must be one the collections say
     much about: mentioned twice, or the subject of a document. An entity the extractor
     typed a person by mistake ("Core Concepts", once) is not found by one of its words."""
     if words == _name_parts(candidate.name) or sum(candidate.documents.values()) >= 2:
         return True
-    return bool(_subject_documents([candidate], collection_ids, titled_only=True))
+    return bool(titled.about([candidate]))
 
 
-def _subject_documents(
-    candidates: list[_Candidate], collection_ids: Sequence[int], *, titled_only: bool = False
-) -> tuple[str, ...]:
-    """The documents about these people: readable documents whose title or file name
-    carries a person's full name (a résumé, a profile), whether or not the extractor
-    found the name inside; failing that, every readable document that mentions them,
-    most mentions first."""
+class _Titled:
+    """The readable documents about each candidate, asked once per candidate: those whose
+    title opens with the full name ("Alexis Torres", "KEVIN MAHONEY - Résumé") or whose
+    file is named after it ("alexis_torres.pdf", "Resume - Alexis Torres"), whether or not
+    the extractor found the name inside (pg_trgm's indexes on title and file name serve
+    the expressions; one query a candidate, as an OR of many would run every expression
+    on every document)."""
+
+    def __init__(self, collection_ids: Sequence[int]) -> None:
+        self._collection_ids = list(collection_ids)
+        self._documents: dict[str, dict[str, str]] = {}  # graph id -> {document id: path}
+
+    def _of(self, candidate: _Candidate) -> dict[str, str]:
+        parts = _name_parts(candidate.name)
+        if not parts:
+            return {}
+        words = r"[^a-z0-9]+".join(re.escape(part) for part in parts)
+        named = Q(title__iregex=rf"^\W*{words}\M") | Q(
+            file_name__iregex=rf"(^|[^a-z]){words}(\.[a-z0-9]+)?$"
+        )
+        rows = Document.objects.filter(named, collection_id__in=self._collection_ids)
+        return {str(pk): path for pk, path in rows.values_list("pk", "file_path")}
+
+    def about(self, candidates: list[_Candidate]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for candidate in candidates:
+            if candidate.graph_id not in self._documents:
+                self._documents[candidate.graph_id] = self._of(candidate)
+            found.update(self._documents[candidate.graph_id])
+        return found
+
+
+def _subject_documents(candidates: list[_Candidate], titled: _Titled) -> tuple[str, ...]:
+    """The documents about these people: those titled or named after one of them, most
+    mentions first; failing that, every readable document that mentions them."""
     mentions: dict[str, int] = {}
     for candidate in candidates:
         for document_id, count in candidate.documents.items():
             mentions[document_id] = max(mentions.get(document_id, 0), count)
-    named = Q(pk__in=[])
-    for candidate in candidates:
-        parts = _name_parts(candidate.name)
-        if not parts:
-            continue
-        # The title opens with the name ("Alexis Torres", "KEVIN MAHONEY - Résumé"), or
-        # the file is named after it ("alexis_torres.pdf", "Resume - Alexis Torres").
-        words = r"[^a-z0-9]+".join(re.escape(part) for part in parts)
-        named |= Q(title__iregex=rf"^\W*{words}\M") | Q(
-            file_name__iregex=rf"(^|[^a-z]){words}(\.[a-z0-9]+)?$"
-        )
-    about = [
-        str(pk)
-        for pk in Document.objects.filter(named, collection_id__in=list(collection_ids))
-        .order_by("file_path")
-        .values_list("pk", flat=True)
-    ]
-    if about or titled_only:
-        return tuple(sorted(about, key=lambda d: -mentions.get(d, 0)))
+    about = titled.about(candidates)
+    if about:
+        by_path = sorted(about, key=lambda d: about[d])
+        return tuple(sorted(by_path, key=lambda d: -mentions.get(d, 0)))
     return tuple(sorted(mentions, key=lambda d: (-mentions[d], d)))
 
 
@@ -267,6 +280,7 @@ def find_persons(
         for token in tokens
     ]
     by_id = {c.graph_id: c for c in candidates}
+    titled = _Titled(collection_ids)
     matched_words = {t.lower for t, ids in zip(tokens, matches, strict=True) if ids}
     ordinary = _lower_case_words(matched_words, collection_ids)
     persons: list[PersonMention] = []
@@ -285,7 +299,7 @@ def find_persons(
             end += 1
         names = [by_id[g].name for g in ids]
         spelled = [t.lower for t in tokens[i:end]]
-        chosen = [by_id[g] for g in sorted(ids) if _credible(by_id[g], spelled, collection_ids)]
+        chosen = [by_id[g] for g in sorted(ids) if _credible(by_id[g], spelled, titled)]
         if chosen and _plausible_name(tokens, i, end, ordinary, names):
             # "Sarah Chen" over "Sarah": with more words matched, keep the people whose
             # names hold every word (already so by the intersection above).
@@ -293,7 +307,7 @@ def find_persons(
                 PersonMention(
                     name=" ".join(t.text for t in tokens[i:end]),
                     entity_ids=tuple(c.graph_id for c in chosen),
-                    document_ids=_subject_documents(chosen, collection_ids),
+                    document_ids=_subject_documents(chosen, titled),
                 )
             )
             used.update(range(i, end))

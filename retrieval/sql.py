@@ -48,6 +48,16 @@ VECTOR_SEARCH_SETTINGS = """
 SELECT set_config('hnsw.ef_search', %(ef_search)s, true),
        set_config('hnsw.iterative_scan', 'relaxed_order', true)
 """
+# Whether the HNSW index should serve a search (see vector_search.index_serves): the
+# readable chunks (the BM25 statistics count them) and the table's estimated size.
+VECTOR_SCOPE_SIZE = """
+SELECT (SELECT coalesce(sum(s.chunks), 0) FROM retrieval_keywordstatistics s
+        WHERE s.collection_id = ANY(%(collections)s)),
+       (SELECT greatest(c.reltuples, 0)::bigint FROM pg_class c
+        WHERE c.oid = 'ingestion_chunk'::regclass)
+"""
+# For this transaction only: the ordered index scan, not a sort of every readable chunk.
+PREFER_VECTOR_INDEX = "SELECT set_config('enable_sort', 'off', true)"
 VECTOR_SEARCH = """
 SELECT c.id, 1 - (c.embedding <=> %(embedding)s::vector) AS similarity
 FROM ingestion_chunk c

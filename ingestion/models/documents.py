@@ -53,6 +53,12 @@ class Document(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["collection", "file_path"], name="document_path_unique")
         ]
+        indexes = [
+            # The documents about a person: a title or file name that carries the name,
+            # found by a regular expression (pg_trgm serves ~* from these).
+            GinIndex(fields=["title"], opclasses=["gin_trgm_ops"], name="document_title_trgm"),
+            GinIndex(fields=["file_name"], opclasses=["gin_trgm_ops"], name="document_file_trgm"),
+        ]
 
     def __str__(self) -> str:
         return self.file_path

@@ -5,11 +5,20 @@ from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import F, Func, Value
+from django.db.models.functions import Lower, Trim
 
 # Graph labels and relationship types are written into Cypher text (they cannot be query
 # parameters), so only plain identifiers are accepted.
 LABEL_RE = re.compile(r"^[A-Z][A-Za-z0-9]{0,49}$")
 RELATION_RE = re.compile(r"^[A-Z][A-Z0-9_]{0,49}$")
+_NAME_WORD = re.compile(r"[^\W_]+")
+
+
+def name_words(text: str) -> str:
+    """A name as Entity.name_words holds it: its letters and digits, lower case, one
+    space between words ("Eagle Warehousing Corp." -> "eagle warehousing corp")."""
+    return " ".join(_NAME_WORD.findall(text.lower()))
 
 
 class Entity(models.Model):
@@ -22,6 +31,16 @@ class Entity(models.Model):
     aliases = ArrayField(models.CharField(max_length=300), default=list, blank=True)
     # The name and its aliases in one string: what the trigram index searches.
     search_names = models.TextField(blank=True)
+    # The name's words (name_words above), kept by the database: a question's runs of
+    # words are looked up here, so finding the names a question holds is an index lookup.
+    name_words = models.GeneratedField(
+        expression=Lower(
+            Trim(Func(F("name"), Value(r"[^[:alnum:]]+"), Value(" "), Value("g"),
+                      function="regexp_replace"))
+        ),
+        output_field=models.CharField(max_length=300),
+        db_persist=True,
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -32,6 +51,8 @@ class Entity(models.Model):
             GinIndex(fields=["name"], opclasses=["gin_trgm_ops"], name="entity_name_trgm"),
             GinIndex(fields=["search_names"], opclasses=["gin_trgm_ops"], name="entity_names_trgm"),
             models.Index(fields=["type"], name="entity_type"),
+            models.Index(fields=["name_words"], name="entity_name_words"),
+            models.Index(Lower("name"), name="entity_name_lower"),
         ]
 
     def __str__(self) -> str:

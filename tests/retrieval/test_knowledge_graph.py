@@ -70,6 +70,14 @@ def test_grounding_finds_readable_entities_by_name(graph_corpus: GraphCorpus) ->
     )
     names = {e.name for e in found}
     assert {"Sarah Chen", "Sarah Okafor", "Brightwater Health"} <= names
+    # Case and punctuation aside, a whole name only: "techcorp's" is TechCorp, and a
+    # name inside a longer word ("TechCorporation") is none.
+    found = ground_entities("what did techcorp's team build?", collection_ids=graph_corpus.readable)
+    assert "TechCorp" in {e.name for e in found}
+    assert "TechCorp" not in {
+        e.name
+        for e in ground_entities("TechCorporation staff", collection_ids=graph_corpus.readable)
+    }
     assert (
         ground_entities("Zed Quimby and quasarlattice", collection_ids=graph_corpus.readable) == []
     )
