@@ -122,6 +122,9 @@ def _between(q: str, today: date) -> DateRange | None:
             if second < first:
                 second = second.replace(year=second.year + 1)
             return DateRange(first, second + timedelta(days=1), m.group(0))
+    # "from January to March 2025", "between May and July": whole months, both ends in
+    if m := _MONTH_SPAN.search(q):
+        return _months(m, today)
     # "Oct 6-12", "October 6 to 12, 2025": one month, a span of days
     if m := re.search(rf"{_MONTH}\s+{_DAY}{_SEPARATOR}{_DAY}\b(?:,?\s+{_YEAR})?", q):
         month = month_number(m[1])
@@ -129,6 +132,29 @@ def _between(q: str, today: date) -> DateRange | None:
         start = date(int(m[4]), month, first_day) if m[4] else _latest(month, first_day, today)
         return DateRange(start, start.replace(day=last_day) + timedelta(days=1), m.group(0))
     return None
+
+
+# Two months and the words between them; a day after the second ("to March 5") makes it
+# a span of days instead.
+_MONTH_SPAN = re.compile(
+    rf"(?:between|from)\s+{_MONTH}\b(?:\s*,?\s+{_YEAR})?{_SEPARATOR}{_MONTH}\b"
+    rf"(?:\s*,?\s+{_YEAR})?(?!\s*\d)"
+)
+
+
+def _months(m: re.Match[str], today: date) -> DateRange:
+    """From the first day of the first month to the end of the second. A year written once
+    belongs to both; none: the second month is the latest one begun by today."""
+    first, second = month_number(m[1]), month_number(m[3])
+    if m[4]:
+        second_year = int(m[4])
+    elif m[2]:
+        second_year = int(m[2]) + (second < first)
+    else:
+        second_year = today.year if second <= today.month else today.year - 1
+    first_year = int(m[2]) if m[2] else second_year - (first > second)
+    start = date(first_year, first, 1)
+    return DateRange(start, _next_month(date(second_year, second, 1)), m.group(0))
 
 
 def _relative(q: str, today: date) -> DateRange | None:
@@ -150,6 +176,23 @@ def _relative(q: str, today: date) -> DateRange | None:
         day = parse_day(m[1], today)
         assert day is not None
         return DateRange(day, day + timedelta(days=1), m.group(0))
+    return None
+
+
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4,
+             "4th": 4}  # fmt: skip
+
+
+def _ordinal_period(q: str, today: date) -> DateRange | None:
+    """ "the first quarter of 2025", "the second half of 2024", "the last quarter in 2025"
+    (before "last quarter" is read as the one before today's)."""
+    ordinal = rf"\b({'|'.join(_ORDINALS)}|last)\s+(quarter|half)\s+(?:of\s+|in\s+)?{_YEAR}\b"
+    if m := re.search(ordinal, q):
+        months = 3 if m[2] == "quarter" else 6
+        number = _ORDINALS.get(m[1], 12 // months)  # "last": the year's last one
+        if number * months <= 12:
+            start = date(int(m[3]), months * (number - 1) + 1, 1)
+            return DateRange(start, _shift_months(start, months), m.group(0))
     return None
 
 
@@ -203,7 +246,7 @@ def _one_day(q: str, today: date) -> DateRange | None:
     return None
 
 
-_FINDERS = (_between, _relative, _open_ended, _named_period, _one_day)
+_FINDERS = (_between, _ordinal_period, _relative, _open_ended, _named_period, _one_day)
 
 
 def find_date_range(question: str, today: date) -> DateRange | None:

@@ -24,6 +24,14 @@ TODAY = date(2026, 11, 21)
         ("in Q2 2026", "2026-04-01", "2026-07-01"),
         ("on 2025-06-01", "2025-06-01", "2025-06-02"),
         ("yesterday", "2026-11-20", "2026-11-21"),
+        ("jobs completed in the first quarter of 2025", "2025-01-01", "2025-04-01"),
+        ("in the 3rd quarter of 2025", "2025-07-01", "2025-10-01"),
+        ("during the last quarter of 2024", "2024-10-01", "2025-01-01"),
+        ("the second half of 2025", "2025-07-01", "2026-01-01"),
+        ("invoices from January to March 2025", "2025-01-01", "2025-04-01"),
+        ("between November 2024 and February 2025", "2024-11-01", "2025-03-01"),
+        ("from November to February 2026", "2025-11-01", "2026-03-01"),
+        ("between May and July", "2026-05-01", "2026-08-01"),
     ],
 )
 def test_closed_ranges(question: str, start: str, end: str) -> None:
@@ -50,7 +58,18 @@ def test_open_ranges(question: str, start: str | None, end: str | None) -> None:
 
 
 @pytest.mark.parametrize(
-    "question", ["top 5 customers", "how many cranes", "model 2500 cranes", "Feb 30 2025"]
+    "question",
+    [
+        "top 5 customers",
+        "how many cranes",
+        "model 2500 cranes",
+        "Feb 30 2025",
+    ],
 )
 def test_no_date(question: str) -> None:
     assert find_date_range(question, TODAY) is None
+
+
+def test_a_day_after_two_months_is_no_span_of_whole_months() -> None:
+    found = find_date_range("from January to March 5, 2025", TODAY)
+    assert found is None or found.end != date(2025, 4, 1)
