@@ -25,6 +25,7 @@ from registries.services import SemanticLayer, load_semantic_layer
 from sqlagent import correction, finalize, loosening, sql_generation
 from sqlagent.answer import Attempt, EventSink, SqlAnswer, Status, StepClock, Turn
 from sqlagent.data_scope import scope_for
+from sqlagent.dates import DateRange
 from sqlagent.declines import decline_notes
 from sqlagent.execution import ExecutionError, ExecutionResult, execute_read, with_row_limit
 from sqlagent.fan_out import guard_fan_out
@@ -244,7 +245,8 @@ def _prefer_linked(planned: Planned, answer: SqlAnswer, target: Source, clock: S
     registry's terms. On such a registry the term planner's plan is not run either: made
     from suggested terms alone it was wrong about as often as right on development data,
     and it carries no confidence to gate it. Returns why the linked reading was not taken."""
-    planned.linked, why = _link(answer.question, target, clock, example_columns(planned.examples))
+    preferred = example_columns(planned.examples)
+    planned.linked, why = _link(answer.question, target, clock, preferred, planned.terms.date_range)
     if planned.linked is not None:
         answer.tables = [
             {"table": t, "reason": "named by the question"} for t in planned.linked.intent.tables
@@ -255,14 +257,18 @@ def _prefer_linked(planned: Planned, answer: SqlAnswer, target: Source, clock: S
 
 
 def _link(
-    question: str, target: Source, clock: StepClock, preferred: Preferred
+    question: str,
+    target: Source,
+    clock: StepClock,
+    preferred: Preferred,
+    period: DateRange | None = None,
 ) -> tuple[LinkedPlan | None, str]:
     """The schema-linked reading when it is sure enough, else why not. Where two meanings
     of a word are as likely, the one related verified queries use is taken."""
     with clock.step("linking") as out:
         values = stored_values(target.layer, target.url, agent=target.agent_login)
         try:
-            linked = plan_linked(question, target.layer, values, preferred)
+            linked = plan_linked(question, target.layer, values, preferred, period)
         except Unreadable as error:
             out["declined"] = str(error)
             return None, str(error)

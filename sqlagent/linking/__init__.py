@@ -13,11 +13,13 @@ from django.conf import settings
 from sqlglot import exp
 
 from registries.services import SemanticLayer
+from sqlagent.dates import DateRange
 from sqlagent.linking.chosen import Chosen, Preferred, choose
 from sqlagent.linking.compose import Unrelated, compose
 from sqlagent.linking.confidence import Evidence, weigh
 from sqlagent.linking.intent import Intent
-from sqlagent.linking.links import name_links, value_links
+from sqlagent.linking.links import Link, name_links, value_links
+from sqlagent.linking.periods import period_words
 from sqlagent.linking.question import read_words
 from sqlagent.linking.reader import Reader, Unreadable
 from sqlagent.linking.similar import similar_links
@@ -40,14 +42,24 @@ class LinkedPlan:
 
 
 def plan_linked(
-    question: str, layer: SemanticLayer, values: StoredValues, preferred: Preferred = frozenset()
+    question: str,
+    layer: SemanticLayer,
+    values: StoredValues,
+    preferred: Preferred = frozenset(),
+    period: DateRange | None = None,
 ) -> LinkedPlan:
     """The best linked reading of `question` as SQL; Unreadable says why there is none.
-    `preferred`: the tables and columns related verified queries use (ties go to them)."""
+    `preferred`: the tables and columns related verified queries use (ties go to them);
+    `period`: the date range the question states, read against today."""
     words = read_words(question)
     schema = linking_words(layer)
     links = name_links(words, schema) + value_links(words, values, schema)
-    covered = {i for link in links for i in link.span}
+    span = period_words(words, period)
+    if span is not None and any(_names_column(x, span) for x in links):
+        span = None  # "the first year and last year": a column, not last year
+    # The period's words name no table, column or value.
+    links = [x for x in links if span is None or not set(x.span) & set(span)]
+    covered = {i for link in links for i in link.span} | set(span or ())
     surely = frozenset(x.element.table for x in links if x.element.is_table and x.score >= 0.9)
     everything = settings.SQL_LINK_BY_MEANING  # else only what a grouping is by
     links += similar_links(words, covered, layer, schema, surely, groups_only=not everything)
@@ -55,7 +67,7 @@ def plan_linked(
         chosen: Chosen = choose(links, preferred)
         if not chosen.choices:
             raise Unreadable("no word of the question names a table, column or value I know")
-        intent = Reader(words, chosen, schema, values.numbers).read()
+        intent = Reader(words, chosen, schema, values.numbers, period, span).read()
         try:
             statement = compose(intent, layer)
             break
@@ -82,6 +94,18 @@ def plan_linked(
         for c in chosen.choices
     ]
     return LinkedPlan(statement, intent, weigh(evidence), evidence, readable, named)
+
+
+def _names_column(link: Link, span: range) -> bool:
+    """Whether a link surely names a column by the period's words ("last year")."""
+    return (
+        bool(link.element.column)
+        and link.value is None
+        and link.score >= 0.9
+        and span.start <= link.start
+        and link.end == span.stop
+        and link.end - link.start >= 2
+    )
 
 
 def links_text(plan: LinkedPlan) -> str:

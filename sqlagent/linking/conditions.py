@@ -402,7 +402,7 @@ class ConditionSteps(ReaderBase):
         before_noun = following is not None and not following.is_value and i > 0
         if not (in_words or before_noun) or not _a_year(number):
             return False
-        date = self._date_named_before(i - 1) if in_words else None
+        date = self.date_named_before(i - 1) if in_words else None
         year = self._dimension(("year",))
         if date is None and year is not None and year.data_type in ("integer", "decimal"):
             self.use(i - 1 if in_words else i, i + 1)
@@ -415,13 +415,6 @@ class ConditionSteps(ReaderBase):
         first, last = f"{int(number)}-01-01", f"{int(number)}-12-31 23:59:59"
         self.intent.conditions.append(Condition(date, "between", first, last, at=i))
         return True
-
-    def _date_named_before(self, i: int) -> Element | None:
-        """ "hired in 2024": the date column a word right before names."""
-        named = self.chosen.before(i, within=2)
-        if not self.free_column(named) or named.link.element.data_type not in ("date", "datetime"):
-            return None
-        return self.take(named)
 
     def _compare_date(self, i: int, op: str, at: int) -> None:
         """The column a date bounds: the date named before it, else the date of a table

@@ -51,13 +51,32 @@ class OrderSteps(ReaderBase):
             self.intent.order = Ordering(None, "descending" in lows, aggregate="output")
             self.use(0, 0)
 
+    def _after_by(self, i: int) -> bool:
+        """Whether word i follows "by" and its determiners ("by the number of ...")."""
+        while i > 0 and self.lows[i - 1] in sig.DETERMINERS:
+            i -= 1
+        return self.lows[i - 1 : i] == ["by"]
+
     def _by_aggregate(self) -> bool:
-        """ "the top 5 customers by total invoiced amount", "sorted by average rating": the
-        rows ordered by an aggregate of a measure, per row (highest first unless said)."""
+        """ "the top 5 customers by total invoiced amount", "sorted by average rating", "the
+        top 10 customers by number of work orders": the rows ordered by an aggregate of a
+        measure, or by the rows of another table counted, per row (highest first unless
+        said)."""
         for i, low in enumerate(self.lows):
             if low != "by" or i in self.intent.used:
                 continue
             at = i + 1 + (self.lows[i + 1 : i + 2] == ["the"])
+            if sig.phrase_at(self.lows, at, sig.COUNT_WORDS) and not self.count:
+                descending = self._which_first(at)
+                if descending is None:
+                    lows = set(self.lows)
+                    descending = bool(lows & (sig.DESCENDING_ORDER | {"top"}))
+                    descending &= not lows & (sig.ASCENDING | {"ascending", "bottom"})
+                ordered = self.lows[i - 1 : i] in ORDER_VERBS
+                if self._order_by_count(at, descending):
+                    self.use(i - 1 if ordered else i, at)
+                    return True
+                continue
             aggregate = sig.AGGREGATES.get(self.lows[at]) if at < len(self.lows) else None
             measured = self._measure_after(at) if aggregate else None
             if measured is None:

@@ -12,6 +12,7 @@ from sqlagent.linking.chosen import Choice
 from sqlagent.linking.conditions import ConditionSteps
 from sqlagent.linking.intent import Intent, Output
 from sqlagent.linking.orders import OrderSteps
+from sqlagent.linking.periods import PeriodSteps
 from sqlagent.linking.reading_base import Unreadable
 from sqlagent.linking.schema_words import Element
 from sqlagent.linking.superlatives import SuperlativeSteps
@@ -35,10 +36,11 @@ _CODES = frozenset({"code", "id", "key", "number", "no", "num"})
 _WITH = frozenset({("with",), ("and", "their"), ("and", "its"), ("along", "with")})
 
 
-class Reader(ConditionSteps, OrderSteps, SuperlativeSteps):
+class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
     def read(self) -> Intent:
         self._flags()
         self._counting()
+        self._period()
         self._values()
         self._patterns()
         self._comparisons()
@@ -58,8 +60,8 @@ class Reader(ConditionSteps, OrderSteps, SuperlativeSteps):
             again = sig.phrase_at(self.lows, i + size + 1, sig.COUNT_WORDS)
             if size and again and self.lows[i + size] == "the":
                 size += 1 + again  # "count the number of different ..."
-            if size and self._superlative_before(i):
-                size = 0  # "the most number of orders": an ordering, read with superlatives
+            if size and (self._superlative_before(i) or self._after_by(i)):
+                size = 0  # "the most number of orders", "by the number of orders": orderings
             measured = self.chosen.after(i + size - 1, within=2) or self.chosen.at(i)
             distinct = i + size < len(self.lows) and self.lows[i + size] in sig.DISTINCT_WORDS
             distinct |= bool(size) and self.lows[i - 1 : i] in (["distinct"], ["different"])
@@ -189,7 +191,7 @@ class Reader(ConditionSteps, OrderSteps, SuperlativeSteps):
             or (named.link.element.numeric and (not tables or named.table in tables))
         ):
             return False  # a column that holds the year itself
-        date = self._date_named_before(i) or self.date_column()  # "issued in each month"
+        date = self.date_named_before(i) or self.date_column()  # "issued in each month"
         if date is None:
             return False
         if named is not None:

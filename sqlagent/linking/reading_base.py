@@ -3,6 +3,7 @@ which words and links are already explained."""
 
 from typing import TypeGuard
 
+from sqlagent.dates import DateRange
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice, Chosen
 from sqlagent.linking.intent import Intent
@@ -31,8 +32,11 @@ class ReaderBase:
         chosen: Chosen,
         schema: SchemaWords,
         numbers: frozenset[tuple[str, str]] = frozenset(),
+        period: DateRange | None = None,
+        period_span: range | None = None,
     ) -> None:
         self.words = words
+        self.period, self.period_span = period, period_span  # a calendar period and its words
         self.numbers = numbers  # text columns that hold numbers, lower case
         self.lows = sig.lowers(words)
         self.chosen = chosen
@@ -117,6 +121,13 @@ class ReaderBase:
             ):
                 return element
         return None
+
+    def date_named_before(self, i: int) -> Element | None:
+        """ "hired in 2024": the date column a word right before names."""
+        named = self.chosen.before(i, within=2)
+        if not self.free_column(named) or named.link.element.data_type not in ("date", "datetime"):
+            return None
+        return self.take(named)
 
     def date_column(self) -> Element | None:
         """The date a year or a date bounds when the question names none: a date column of

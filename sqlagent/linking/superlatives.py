@@ -42,7 +42,7 @@ class SuperlativeSteps(ReaderBase):
         """Reads the first superlative from `start` on; returns the limit a "top N" before
         it sets (0 when none)."""
         for i, low in enumerate(self.lows):
-            if i < start:
+            if i < start or i in self.intent.used:  # "the last 30 days": a period, read
                 continue
             counting = tuple(self.lows[i + 1 : i + 3]) in sig.COUNTED_BY
             if low not in sig.DESCENDING and low not in sig.ASCENDING:

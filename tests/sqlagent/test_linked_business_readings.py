@@ -2,6 +2,7 @@
 (the demo warehouse's tables, bootstrapped with no term confirmed): flags, dates found by
 their type, periods, counts asked up front, and what it cannot place."""
 
+from datetime import date
 from typing import Any
 
 import pytest
@@ -164,6 +165,61 @@ def test_the_top_rows_by_a_total_are_grouped_and_ordered_by_it(
         agent_warehouse_url,
     )
     assert matches(gold, answer.rows, ordered=True), answer.sql
+
+
+@pytest.mark.parametrize(
+    ("question", "descending"),
+    [
+        ("Top 4 crews by number of dispatches", True),
+        ("Crews ranked by the number of their dispatches, fewest first", False),
+    ],
+)
+def test_rows_ranked_by_the_rows_of_another_table_they_have(
+    asked: Any, agent_warehouse_url: str, question: str, descending: bool
+) -> None:
+    """ "by number of X": each row's X counted and ordered by, not one count of all rows."""
+    answer = asked(question)
+    assert answer.status == "answered", answer.reason
+    counts = dict(
+        _gold(
+            "SELECT c.name, COUNT(d.id) FROM crew c JOIN dispatch d ON d.crewId = c.id "
+            "GROUP BY c.id, c.name",
+            agent_warehouse_url,
+        )
+    )
+    names = [row[0] for row in answer.rows]
+    assert set(names) <= set(counts) and len(names) == len(set(names)), answer.sql
+    shown = [counts[name] for name in names]
+    assert shown == sorted(shown, reverse=descending), answer.sql
+    if descending:  # the top rows are the ones with the most
+        assert shown[0] == max(counts.values()) and len(names) == 4
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many payments were received in the first quarter of 2026?",
+        "How many payments came in last quarter?",  # asked on 2026-04-15
+        "How many payments were received between January and March 2026?",
+    ],
+)
+def test_a_calendar_period_bounds_the_date_of_the_rows(
+    agent_warehouse_url: str, settings: Any, question: str
+) -> None:
+    settings.SQL_LINKED_MIN_CONFIDENCE = 0
+    source, _ = source_for_url(agent_warehouse_url)
+    answer = ask(question, source=source, scope=Scope(), today=date(2026, 4, 15))
+    assert answer.status == "answered", answer.reason
+    gold = _gold(
+        "SELECT COUNT(*) FROM payment WHERE paidOn >= '2026-01-01' AND paidOn < '2026-04-01'",
+        agent_warehouse_url,
+    )
+    assert gold[0][0] > 0 and matches(gold, answer.rows, ordered=False), answer.sql
+
+
+def test_last_year_is_a_period_where_no_column_is_called_that(asked: Any) -> None:
+    answer = asked("How many payments were received last year?")
+    assert "'20" in answer.sql, answer.sql  # dates bound it: no column is "last year"
 
 
 def test_a_word_that_leaves_a_value_out(asked: Any, agent_warehouse_url: str) -> None:

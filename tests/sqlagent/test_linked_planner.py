@@ -442,6 +442,11 @@ SPIDER_READINGS = [
         "What are the titles of movies with a 5 star rating?",
         "SELECT T1.title FROM Movie AS T1 JOIN Rating AS T2 ON T1.mID = T2.mID WHERE T2.stars = 5",
     ),
+    (  # "last year" names a column here, not the year before today
+        "party_host",
+        "List the first year and last year of every party.",
+        "SELECT First_year, Last_year FROM party",
+    ),
     (  # a count of a column in a table no other word names: that table's rows
         "election",
         "Show the names of counties that have at least two delegates.",
