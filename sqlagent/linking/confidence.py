@@ -84,6 +84,15 @@ class Evidence:
         counted = intent.count_of  # "how many pink unicorns": things the schema does not hold
         if counted and covered.isdisjoint(counted) and all(_a_noun(words[i]) for i in counted):
             unplaced += (" ".join(words[i].text for i in counted),)
+        # "for each wibble": a grouping by something the schema does not hold (nothing
+        # named in the next words either: "each set of payment terms" is by the terms)
+        grouped_by = sorted({i + phrase_at(lows, i, GROUP_WORDS) for i in groups})
+        unplaced += tuple(
+            words[i].text
+            for i in grouped_by
+            if i < len(words) and words[i].content and is_noun(tags[i])
+            and covered.isdisjoint(range(i, i + 4))
+        )  # fmt: skip
         return cls(
             unexplained_share=len(unexplained) / max(1, len(content)),
             unexplained=float(len(unexplained)),

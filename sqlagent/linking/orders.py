@@ -66,30 +66,33 @@ class OrderSteps(ReaderBase):
             if low != "by" or i in self.intent.used:
                 continue
             at = i + 1 + (self.lows[i + 1 : i + 2] == ["the"])
+            first = max(0, i - 1) if self.lows[i - 1 : i] in ORDER_VERBS else i
             if sig.phrase_at(self.lows, at, sig.COUNT_WORDS) and not self.count:
-                descending = self._which_first(at)
-                if descending is None:
-                    lows = set(self.lows)
-                    descending = bool(lows & (sig.DESCENDING_ORDER | {"top"}))
-                    descending &= not lows & (sig.ASCENDING | {"ascending", "bottom"})
-                ordered = self.lows[i - 1 : i] in ORDER_VERBS
-                if self._order_by_count(at, descending):
-                    self.use(i - 1 if ordered else i, at)
+                if self._order_by_count(at, self._by_direction(at)):
+                    self.use(first, at)
                     return True
                 continue
             aggregate = sig.AGGREGATES.get(self.lows[at]) if at < len(self.lows) else None
             measured = self._measure_after(at) if aggregate else None
             if measured is None:
                 continue
-            self.use(max(0, i - 1) if self.lows[i - 1 : i] in ORDER_VERBS else i, at + 1)
+            self.use(first, at + 1)
             element = self.take(measured)
-            lows = set(self.lows)  # "top 5 ... by": highest first; "sorted by": lowest
-            descending = bool(lows & (sig.DESCENDING_ORDER | {"top"}))
-            descending &= not lows & (sig.ASCENDING | {"ascending", "bottom"})
+            descending = self._by_direction(at)
             self.intent.order = Ordering(element, descending, aggregate=aggregate)
             self.intent.need(element.table)
             return True
         return False
+
+    def _by_direction(self, at: int) -> bool:
+        """Which way rows "by" something go: as said after it ("fewest first"), else
+        highest first after "top" or a word for it, lowest after a bare "sorted by"."""
+        said = self._which_first(at)
+        if said is not None:
+            return said
+        lows = set(self.lows)
+        descending = bool(lows & (sig.DESCENDING_ORDER | {"top"}))
+        return descending and not lows & (sig.ASCENDING | {"ascending", "bottom"})
 
     def _measure_after(self, at: int) -> Choice | None:
         """The first measure named within three words ("total invoiced amount")."""

@@ -138,6 +138,14 @@ def test_a_count_of_things_the_database_does_not_hold_is_declined(asked: Any) ->
     assert "unicorns" in answer.reason
 
 
+def test_a_count_per_something_the_database_does_not_hold_is_declined(asked: Any) -> None:
+    answer = asked("How many vehicles do we have for each zodiac sign?")
+    assert answer.status == "declined"  # not one count of every vehicle
+    assert "zodiac" in answer.reason
+    grouped = asked("How many vehicles do we have for each branch?")
+    assert grouped.status == "answered" and "GROUP BY" in grouped.sql, grouped.reason
+
+
 def test_rows_ordered_by_a_column_show_it(asked: Any) -> None:
     answer = asked("List the payment ids in order of amount, highest first.")
     assert answer.status == "answered", answer.reason

@@ -99,7 +99,7 @@ def example_questions(route: str, question: str = "", *, limit: int = 3) -> list
         .order_by("pk")
         .values_list("question", flat=True)[:200]
     )
-    if not RouteExample.objects.exists():
+    if not examples and not RouteExample.objects.exists():
         from chat.orchestrator.routing import shipped_examples
 
         examples = [text for kind, text in shipped_examples() if kind == route]
