@@ -134,27 +134,31 @@ def _between(q: str, today: date) -> DateRange | None:
     return None
 
 
-# Two months and the words between them; a day after the second ("to March 5") makes it
-# a span of days instead.
-_MONTH_SPAN = re.compile(
-    rf"(?:between|from)\s+{_MONTH}\b(?:\s*,?\s+{_YEAR})?{_SEPARATOR}{_MONTH}\b"
-    rf"(?:\s*,?\s+{_YEAR})?(?!\s*\d)"
-)
+# Two months, either with a day ("from January to March 5, 2025"; both with days are read
+# above): a bare month is all of it, from its first day or to its last.
+_END = rf"{_MONTH}\b(?:\s+{_DAY}\b)?(?:\s*,?\s+{_YEAR})?"
+_MONTH_SPAN = re.compile(rf"(?:between|from)\s+{_END}{_SEPARATOR}{_END}")
 
 
 def _months(m: re.Match[str], today: date) -> DateRange:
-    """From the first day of the first month to the end of the second. A year written once
-    belongs to both; none: the second month is the latest one begun by today."""
-    first, second = month_number(m[1]), month_number(m[3])
-    if m[4]:
-        second_year = int(m[4])
-    elif m[2]:
-        second_year = int(m[2]) + (second < first)
+    """From the first month (its first day unless a day is said) to the end of the second
+    (its last day unless a day is said). A year written once belongs to both; none: the
+    second month is the latest one begun by today."""
+    first, first_day, first_year_said = month_number(m[1]), m[2], m[3]
+    second, second_day, second_year_said = month_number(m[4]), m[5], m[6]
+    if second_year_said:
+        second_year = int(second_year_said)
+    elif first_year_said:
+        second_year = int(first_year_said) + (second < first)
     else:
         second_year = today.year if second <= today.month else today.year - 1
-    first_year = int(m[2]) if m[2] else second_year - (first > second)
-    start = date(first_year, first, 1)
-    return DateRange(start, _next_month(date(second_year, second, 1)), m.group(0))
+    first_year = int(first_year_said) if first_year_said else second_year - (first > second)
+    start = date(first_year, first, int(first_day or 1))
+    if second_day:
+        end = date(second_year, second, int(second_day)) + timedelta(days=1)
+    else:
+        end = _next_month(date(second_year, second, 1))
+    return DateRange(start, end, m.group(0))
 
 
 def _relative(q: str, today: date) -> DateRange | None:
