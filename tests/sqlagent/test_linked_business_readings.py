@@ -139,9 +139,9 @@ def test_a_count_of_things_the_database_does_not_hold_is_declined(asked: Any) ->
 
 
 def test_a_count_per_something_the_database_does_not_hold_is_declined(asked: Any) -> None:
-    answer = asked("How many vehicles do we have for each zodiac sign?")
+    answer = asked("How many vehicles do we have for each horoscope?")
     assert answer.status == "declined"  # not one count of every vehicle
-    assert "zodiac" in answer.reason
+    assert "horoscope" in answer.reason
     grouped = asked("How many vehicles do we have for each branch?")
     assert grouped.status == "answered" and "GROUP BY" in grouped.sql, grouped.reason
 
