@@ -15,10 +15,11 @@ from . import sql
 T = TypeVar("T")
 
 
-def collections_version(collection_ids: Sequence[int]) -> tuple[Any, ...]:
+def collection_versions(collection_ids: Sequence[int]) -> dict[int, tuple[Any, ...]]:
+    """Each collection's version (collections without documents have none)."""
     with connection.cursor() as cursor:
-        cursor.execute(sql.COLLECTION_TITLES_VERSION, {"collections": list(collection_ids)})
-        return tuple(sorted(tuple(row) for row in cursor.fetchall()))
+        cursor.execute(sql.COLLECTION_VERSIONS, {"collections": list(collection_ids)})
+        return {int(row[0]): tuple(row[1:]) for row in cursor.fetchall()}
 
 
 class KeptPerCollections(Generic[T]):
@@ -33,7 +34,7 @@ class KeptPerCollections(Generic[T]):
 
     def __call__(self, collection_ids: Sequence[int]) -> T:
         key = tuple(sorted(set(collection_ids)))
-        version = collections_version(key)
+        version = tuple(sorted(collection_versions(key).items()))
         with self._lock:
             kept = self._kept.get(key)
             if kept is not None and kept[0] == version:

@@ -90,13 +90,14 @@ FROM ingestion_chunk c
 WHERE c.id = ANY(%(ids)s::uuid[]) AND c.collection_id = ANY(%(collections)s)
 """
 
-# The titles of one collection's documents, for the title index, and what tells whether
-# an index built earlier is still current (a document added, replaced or removed).
+# The titles of one collection's documents, for the title index; and each collection's
+# version, what tells whether anything kept about it is still current (a document added,
+# replaced or removed): see collection_state.
 COLLECTION_TITLES = """
 SELECT d.id, d.title FROM ingestion_document d
 WHERE d.collection_id = %(collection)s AND d.title <> ''
 """
-COLLECTION_TITLES_VERSION = """
+COLLECTION_VERSIONS = """
 SELECT d.collection_id, count(*), max(d.created_at), max(d.ingested_at)
 FROM ingestion_document d
 WHERE d.collection_id = ANY(%(collections)s)

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import connection
 
 from .. import sql
+from ..collection_state import collection_versions
 from .keyword_search import term_statistics
 
 _WORD = re.compile(r"\w+")
@@ -85,11 +86,8 @@ _lock = threading.Lock()
 
 def title_indexes(collection_ids: Sequence[int]) -> dict[int, TitleIndex]:
     """The current title index of each collection, rebuilt only when it changed."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql.COLLECTION_TITLES_VERSION, {"collections": list(collection_ids)})
-        versions = {int(row[0]): tuple(row[1:]) for row in cursor.fetchall()}
     result: dict[int, TitleIndex] = {}
-    for collection_id, version in versions.items():
+    for collection_id, version in collection_versions(collection_ids).items():
         with _lock:
             index = _indexes.get(collection_id)
         if index is None or index.version != version:

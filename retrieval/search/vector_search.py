@@ -36,7 +36,7 @@ def index_serves(cursor: Any, scope: Scope, limit: int) -> bool:
     if readable < settings.RETRIEVAL_VECTOR_EXACT_CHUNKS:
         return False
     visited = limit * max(table, readable) / readable
-    return bool(visited <= 10_000)
+    return visited <= 10_000
 
 
 def vector_search(
