@@ -37,3 +37,26 @@ def is_noun(tag: str) -> bool:
 
 def is_modifier(tag: str) -> bool:
     return tag.startswith("JJ")
+
+
+# Closed word classes that say nothing about the data: pronouns, determiners, modals,
+# particles, interjections ("show me", "anything we've", "turned up"). Negation is not
+# among them ("no", "not", "never" change the answer), nor are adverbs ("late",
+# "recently") or prepositions ("below", "after"), which often carry a condition.
+_FUNCTION_TAGS = frozenset({"PRP", "PRP$", "WP", "WP$", "WDT", "DT", "PDT", "EX", "MD",
+                            "TO", "UH", "RP", "POS"})  # fmt: skip
+_NEGATIONS = frozenset({"no", "not", "never", "none", "neither", "nor", "t", "n't"})
+# Indefinite pronouns and contracted auxiliaries, which the tagger calls nouns and verbs.
+_PRONOUN_LIKE = frozenset({"anyone", "anybody", "anything", "everyone", "everybody",
+                           "everything", "someone", "somebody", "something", "ve", "ll",
+                           "re", "d", "m"})  # fmt: skip
+
+
+def function_words(words: tuple[str, ...]) -> frozenset[str]:
+    """The words (lower case) that are function words wherever the text uses them."""
+    lowered = tuple(w.lower() for w in words)
+    found: dict[str, bool] = {}
+    for word, tag in zip(lowered, word_tags(words), strict=True):
+        function = word in _PRONOUN_LIKE or (tag in _FUNCTION_TAGS and word not in _NEGATIONS)
+        found[word] = found.get(word, True) and function
+    return frozenset(w for w, function in found.items() if function)

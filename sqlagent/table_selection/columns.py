@@ -5,6 +5,8 @@ from registries.services import SemanticLayer
 from sqlagent.plan import ColumnRef, QueryPlan
 from sqlagent.question_terms import QuestionTerms
 from sqlagent.resolution import Resolved
+from sqlagent.resolution.resolved import mention_lengths
+from sqlagent.sql_compiler import label_columns
 from sqlagent.vocabulary import phrase
 
 
@@ -20,9 +22,36 @@ def add_asked_columns(
             for asked in _asked(ref, position < anchor_at, plan.anchor, layer):
                 plan.columns.append(asked)
                 plan.require(asked.table, f"holds {asked}, which the question asks for")
+        if plan.columns:
+            for table in _listed_with_columns(terms, resolved, plan.anchor):
+                plan.columns += [ColumnRef(table, c) for c in label_columns(layer.tables[table])]
     elif plan.group_table:  # "Show the part name and id": columns of the groups
         plan.columns += [ref for _, ref in resolved.columns if ref.table == plan.group_table]
     _asked_key(plan, terms, layer)
+
+
+def _listed_with_columns(terms: QuestionTerms, resolved: Resolved, anchor: str) -> list[str]:
+    """ "with their employee number, role and branch": a table listed among the columns
+    asked for is asked for too, by its labels."""
+    lengths = mention_lengths(terms)
+    said = sorted(
+        [(p, t, False) for p, t, _ in resolved.entities]
+        + [(p, r.table, True) for p, r in resolved.columns]
+    )
+    tokens, question = terms.tokens, terms.question
+    listed: list[str] = []
+    run: list[tuple[int, str, bool]] = []
+    for item in said:
+        if run:
+            last = run[-1][0] + lengths.get(run[-1][0], 1) - 1
+            end = tokens[last].start + len(tokens[last].text)
+            between = question[end : tokens[item[0]].start].strip(" ,").removeprefix("and")
+            if between.strip(" ,") not in ("", "their", "its", "the"):
+                run = []
+        run.append(item)
+        if any(column for *_, column in run):
+            listed += [t for _, t, column in run if not column and t != anchor]
+    return list(dict.fromkeys(listed))
 
 
 def _asked(

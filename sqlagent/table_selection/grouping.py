@@ -31,10 +31,8 @@ def group_by(
         r"\b(most|least|highest|lowest|best|worst|fewest|top)\b", q
     )
     amounts = amount_columns(terms, resolved, layer)
-    by_amount = superlative or re.search(r"\b(most|least)\b", q)
-    if shape.group_by and not (
-        by_amount and phrase(shape.group_by) in {phrase(c.column) for c in amounts}
-    ):
+    by_amount = superlative or re.search(r"\b(most|least|top)\b", q)
+    if shape.group_by and not (by_amount and _names_amount(shape.group_by, amounts)):
         return _said_group(terms, resolved, layer, entities)
     mentioned = entities + filter_tables(resolved) + [(p, c.table) for p, c in resolved.columns]
     heads = [(p, t) for p, t in mentioned if p not in resolved.modifiers] or mentioned
@@ -53,6 +51,12 @@ def group_by(
     if shape.versus_average and shape.aggregate in ("avg", "sum") and len(ranked) >= 2:
         return ranked[0], None
     return None, None
+
+
+def _names_amount(said: str, amounts: list[ColumnRef]) -> bool:
+    """ "by total invoiced", "by revenue": the words after "by" name an amount to rank by."""
+    words = phrase(said).split()
+    return any(words[: len(n)] == n for n in (phrase(c.column).split() for c in amounts))
 
 
 def _said_group(

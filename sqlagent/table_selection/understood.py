@@ -2,6 +2,7 @@
 
 import re
 
+from core.language import function_words
 from registries.services import SemanticLayer
 from sqlagent.dates import DATE_VERBS
 from sqlagent.plan import CannotAnswer
@@ -63,10 +64,13 @@ def check_understood(terms: QuestionTerms, resolved: Resolved, layer: SemanticLa
         if digits and value != terms.shape.top_n and position not in resolved.compared:
             raise CannotAnswer(f"I do not know what {terms.tokens[position].text} refers to")
     dated = terms.date_range is not None
+    function = function_words(tuple(t.text for t in terms.tokens if not t.quoted))
     unknown = [
         w
         for w in terms.unknown
-        if w not in FILLER and w not in resolved.consumed and not (dated and _date_verb(w))
+        if w not in FILLER | function
+        and w not in resolved.consumed
+        and not (dated and _date_verb(w))
     ] + resolved.unresolved
     qualifiers = _qualifiers(resolved, layer)
     filtered = {

@@ -232,3 +232,26 @@ def test_a_kind_asked_of_the_catalogue_is_its_class(with_terms: SemanticLayer) -
     assert "LOWER(`assetCategory`.`name`) LIKE '%cranes%'" in catalogue
     owned = _sql("How many cranes does Lighthouse Power LLC own?", with_terms)
     assert "LOWER(`asset`.`name`) LIKE '%crane%'" in owned
+
+
+def test_function_words_change_nothing_but_negations_do(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("Could you give me the work orders we have on hold?", warehouse_layer)
+    assert "`workOrder`.`status` = 'on_hold'" in sql
+    with pytest.raises(CannotAnswer) as error:  # "never" is a condition nothing placed
+        _plan("Which customers have we never invoiced?", warehouse_layer)
+    assert "'never'" in str(error.value)
+
+
+def test_a_table_listed_among_the_columns_asked_is_shown(warehouse_layer: SemanticLayer) -> None:
+    asked = "Show me the technicians hired in 2025 with their phone and branch."
+    shown = _sql(asked, warehouse_layer).split(" FROM ")[0]
+    assert "`employee`.`phone`, `branch`.`name`" in shown
+    # a table the conditions need is not listed
+    needed = "List the work orders of customers in TX with their work order number."
+    assert "customer" not in _sql(needed, warehouse_layer).split(" FROM ")[0]
+
+
+def test_the_top_rows_by_an_amount_are_groups_of_the_rows(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("List the top 3 branches by total invoiced.", warehouse_layer)
+    assert "GROUP BY `branch`.`id`" in sql and "ORDER BY `sum_total` DESC" in sql
+    assert sql.endswith("LIMIT 3")
