@@ -34,7 +34,8 @@ from sqlagent.linking.confidence import ResultEvidence, best_case, weigh
 from sqlagent.linking.confidence import threshold as linking_threshold
 from sqlagent.linking.schema_words import schema_words
 from sqlagent.linking.values import stored_values
-from sqlagent.plan import CannotAnswer, QueryPlan
+from sqlagent.nouns_by_meaning import plan_by_meaning
+from sqlagent.plan import CannotAnswer, QueryPlan, UnknownWords
 from sqlagent.question_terms import QuestionReading, QuestionTerms, extract_terms
 from sqlagent.resolution import Resolved, resolve
 from sqlagent.schema_view import executable_schema
@@ -196,7 +197,13 @@ def _plan(
         out["notes"] = resolved.notes
     try:
         with clock.step("tables") as out:
-            plan = select_tables(terms, resolved, layer)
+            try:
+                plan = select_tables(terms, resolved, layer)
+            except UnknownWords as error:
+                if not target.curated:  # its term plan is not run
+                    raise
+                terms, resolved, plan, read = plan_by_meaning(error, terms, vocab, values, layer)
+                out["by_meaning"] = [r.describe() for r in read]
             out["tables"] = plan.tables
             out["joins"] = (
                 [finalize.join_text(step) for step in plan.joins.joins] if plan.joins else []

@@ -80,3 +80,12 @@ class QueryPlan:
 
 class CannotAnswer(Exception):
     """The agent cannot answer with confidence; the message says why."""
+
+
+class UnknownWords(CannotAnswer):
+    """Words of the question nothing in the database explains."""
+
+    def __init__(self, words: list[str]) -> None:
+        self.words = list(dict.fromkeys(words))
+        listed = ", ".join(repr(w) for w in self.words)
+        super().__init__(f"I do not know what {listed} means in this database")

@@ -40,7 +40,8 @@ def _name_vectors(layer: SemanticLayer, schema: SchemaWords) -> np.ndarray:
     return found
 
 
-def _word_vectors(words: list[str]) -> np.ndarray:
+def word_vectors(words: list[str]) -> np.ndarray:
+    """The embedding of each word, kept per process."""
     missing = [w for w in dict.fromkeys(words) if w not in _words]
     if missing:
         vectors = embed_texts(missing)
@@ -76,7 +77,7 @@ def similar_links(
         return []
     try:
         names = _name_vectors(layer, schema)
-        found = _word_vectors([words[i].lower for i in open_words]) @ names.T
+        found = word_vectors([words[i].lower for i in open_words]) @ names.T
     except Exception as error:  # an embedding service out of reach: read without these links
         log.warning("words not linked by meaning: %s", error)
         return []

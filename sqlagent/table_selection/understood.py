@@ -5,7 +5,7 @@ import re
 from core.language import function_words
 from registries.services import SemanticLayer
 from sqlagent.dates import DATE_VERBS
-from sqlagent.plan import CannotAnswer
+from sqlagent.plan import CannotAnswer, UnknownWords
 from sqlagent.question_terms import QuestionTerms
 from sqlagent.resolution import Resolved
 from sqlagent.vocabulary import phrase
@@ -79,8 +79,7 @@ def check_understood(terms: QuestionTerms, resolved: Resolved, layer: SemanticLa
     # "billed in Texas": the verb says which state column the filter reads (billingState).
     unknown = [w for w in unknown if w not in qualifiers and _stem(w) not in filtered]
     if unknown:
-        listed = ", ".join(repr(w) for w in dict.fromkeys(unknown))
-        raise CannotAnswer(f"I do not know what {listed} means in this database")
+        raise UnknownWords(unknown)
 
 
 def counted_and_measured(terms: QuestionTerms) -> bool:

@@ -1,12 +1,18 @@
 """ask() on the demo warehouse (MariaDB), without an LLM: the answer and how it was made."""
 
+from datetime import date
+
 import pytest
 from pytest_django.fixtures import Settings
 
 from core.databases.scope import Scope
 from registries.models import DataSource
-from sqlagent.agent import ask
+from sqlagent.agent import Source, ask
 from sqlagent.answer import StepEvent
+from sqlagent.nouns_by_meaning import read_nouns_by_meaning
+from sqlagent.question_terms import extract_terms
+from sqlagent.value_index import value_index
+from sqlagent.vocabulary import vocabulary
 
 from .agent_fixtures import agent_warehouse_schema, agent_warehouse_url, gold, no_llm, warehouse
 
@@ -96,3 +102,25 @@ def test_an_unsafe_question_runs_nothing_that_writes() -> None:
     assert answer.status in ("declined", "error")
     assert answer.sql is None or answer.sql.lstrip().upper().startswith(("SELECT", "WITH", "("))
     assert gold("SELECT COUNT(*) FROM `employee`") == before
+
+
+def test_a_noun_nothing_names_is_read_by_meaning_when_clearly_one_thing() -> None:
+    answer = ask("How many active trucks are there?", scope=Scope())
+    expected = gold("SELECT COUNT(*) FROM `vehicle` WHERE `isActive` = 1")
+    assert answer.status == "answered", answer.reason
+    assert answer.rows == [expected[0]] or answer.rows == [list(expected[0])]
+    tables = next(e for e in answer.trace if e["step"] == "tables" and e["status"] == "end")
+    [read] = tables["detail"]["by_meaning"]
+    assert read.startswith("'truck' read as 'vehicle' by meaning")
+    declined = ask("How many active zebras are there?", scope=Scope())  # near nothing
+    assert declined.status == "declined" and "'zebra'" in declined.reason
+
+
+def test_a_noun_as_near_two_things_or_naming_a_kind_of_one_is_not_read() -> None:
+    target = Source.named(None)
+    values = value_index(target.layer, target.url, agent=target.agent_login)
+    vocab = vocabulary(target.layer, values.values)
+    terms = extract_terms("Which trucks and staff are in Denver?", vocab, today=date(2026, 1, 1))
+    _, read = read_nouns_by_meaning(terms, vocab, target.layer, ["truck", "staff"])
+    # "staff": employees and crews about alike; "fork truck" is a kind of truck, not a rival
+    assert [(r.word, r.phrase) for r in read] == [("truck", "vehicle")]
