@@ -21,13 +21,17 @@ class DeclineNotes:
 
 def decline_notes(terms: QuestionTerms, vocabulary: Vocabulary) -> DeclineNotes:
     understood = [f"{m.text} ({_meaning(m.best)})" for m in terms.mentions]
-    known = [key for key, entries in vocabulary.entries.items() if _nameable(entries)]
     nearby: list[str] = []
     for word in terms.unknown:
-        for match in difflib.get_close_matches(word, known, n=NEARBY_PER_WORD, cutoff=SIMILARITY):
-            if match not in nearby and match != word:
-                nearby.append(match)
+        nearby += [m for m in spelled_like(word, vocabulary) if m not in nearby]
     return DeclineNotes(understood, list(dict.fromkeys(terms.unknown)), nearby)
+
+
+def spelled_like(word: str, vocabulary: Vocabulary) -> list[str]:
+    """The terms, tables and columns spelled most like `word` ("technitian": technician)."""
+    known = [key for key, entries in vocabulary.entries.items() if _nameable(entries)]
+    found = difflib.get_close_matches(word, known, n=NEARBY_PER_WORD + 1, cutoff=SIMILARITY)
+    return [m for m in found if m != word][:NEARBY_PER_WORD]
 
 
 def _nameable(entries: tuple[Entry, ...]) -> bool:

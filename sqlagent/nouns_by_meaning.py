@@ -3,7 +3,8 @@ says `vehicle`, "agreements" where it says contract. The product's embedding mod
 the noun with the phrases that name things (the registry's terms and synonyms, the tables);
 the nearest is taken only when it is clearly near (cosine at least 0.6, the likeness the
 schema-linked planner takes too) and no other thing is about as near. Otherwise the noun
-stays unknown and the question is declined naming it, as before.
+stays unknown and the question is declined naming it, as before; so is a noun spelled like
+a known word ("technitian"), whose decline offers that word rather than a guess.
 """
 
 import logging
@@ -15,6 +16,7 @@ from django.core.cache import cache
 from core.language import is_noun, word_tags
 from core.providers.embeddings import embed_texts, get_embedder
 from registries.services import SemanticLayer
+from sqlagent.declines import spelled_like
 from sqlagent.linking.similar import MIN_SIMILARITY, word_vectors
 from sqlagent.plan import CannotAnswer, QueryPlan, UnknownWords
 from sqlagent.question_terms import Mention, QuestionTerms
@@ -71,6 +73,7 @@ def read_nouns_by_meaning(
         for i, (t, tag) in enumerate(zip(tokens, tags, strict=True))
         if t.norm in unknown and t.norm in terms.unknown and not t.quoted
         and t.norm.isalpha() and len(t.norm) > 2 and is_noun(tag) and not t.text[:1].isupper()
+        and not spelled_like(t.norm, vocab)  # a misspelling: the decline offers the word
     ]  # fmt: skip
     if not nouns:
         return terms, []

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from core.language import word_tags
 from sqlagent.dates import DateRange, find_date_range
 from sqlagent.vocabulary import Entry, Vocabulary, singular
 
@@ -123,7 +124,7 @@ def extract_terms(question: str, vocab: Vocabulary, *, today: date) -> QuestionT
     named = {i for _, end, length in names for i in range(end - length, end)}
     shape_words = [m.span() for m in _SHAPE_IDIOM.finditer(question)]
     in_shape = _tokens_in(tokens, shape_words + _versus_average(question.lower())[1])
-    mentions = _mentions(tokens, vocab, skip=in_date | named | in_shape)
+    mentions = _things_not_verbs(tokens, _mentions(tokens, vocab, skip=in_date | named | in_shape))
     covered = {i for m in mentions for i in range(m.position, m.position + m.length)}
     numbers = _numbers(tokens, skip=in_date | named)
     unknown = tuple(
@@ -229,6 +230,22 @@ def _mentions(tokens: list[Token], vocab: Vocabulary, *, skip: set[int]) -> list
         else:
             i += 1
     return found
+
+
+def _things_not_verbs(tokens: list[Token], mentions: list[Mention]) -> list[Mention]:
+    """ "Which manufacturers account for the most assets", "which technicians service the
+    most": a word used as a verb does the act; it does not name the table of its noun."""
+    tags = word_tags(tuple(t.text for t in tokens))
+    return [
+        m
+        for m in mentions
+        if m.length > 1
+        or m.best.kind not in ("table", "term", "role")
+        or tags[m.position] not in _PRESENT_VERBS
+    ]
+
+
+_PRESENT_VERBS = frozenset({"VB", "VBP", "VBZ"})
 
 
 def _numbers(tokens: list[Token], *, skip: set[int]) -> list[tuple[float, int]]:

@@ -255,3 +255,11 @@ def test_the_top_rows_by_an_amount_are_groups_of_the_rows(warehouse_layer: Seman
     sql = _sql("List the top 3 branches by total invoiced.", warehouse_layer)
     assert "GROUP BY `branch`.`id`" in sql and "ORDER BY `sum_total` DESC" in sql
     assert sql.endswith("LIMIT 3")
+
+
+def test_a_word_used_as_a_verb_names_no_table(warehouse_layer: SemanticLayer) -> None:
+    # not the services counted per service: "service" here is what technicians do
+    with pytest.raises(CannotAnswer):
+        _plan("Which technicians service the most assets?", warehouse_layer)
+    # the same word as a noun still names it
+    assert "`service`" in _sql("How many services were done on assets in TX?", warehouse_layer)
