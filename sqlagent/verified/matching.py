@@ -33,6 +33,7 @@ from sqlagent.linking.signals import (
     DISTINCT_WORDS,
     GROUP_WORDS,
     NEGATIONS,
+    ONLY_WITH_NUMBER,
     SHAPE_WORDS,
     comparator_at,
     lowers,
@@ -67,6 +68,7 @@ class Match:
     swapped: list[tuple[str, str]]
     features: dict[str, float] = field(default_factory=dict)
     probability: float = 0.0
+    contradicts: str = ""  # what the question asks the other way round: never reused
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -75,6 +77,7 @@ class Match:
             "probability": round(self.probability, 4),
             "swapped": self.swapped,
             "features": {k: round(v, 4) for k, v in self.features.items()},
+            **({"contradicts": self.contradicts} if self.contradicts else {}),
         }
 
 
@@ -106,6 +109,7 @@ def matches(
             # A number the question says that neither the verified question nor its SQL
             # holds: "in 2024" is not a rewording of the 2025 query.
             continue
+        contradicts = contradiction(words, known.words)
         others = [c for j, c in enumerate(cosines) if j != i]
         features = _features(words, known.words, fitted.asked_used, fitted.verified_used, schema)
         features["unused_names"] = float(_unused(named, fitted.statement, fitted.asked_used))
@@ -125,10 +129,48 @@ def matches(
             "swapped": float(len(fitted.swapped)),
             "unnamed": float(fitted.unnamed),
         }
-        found.append(
-            Match(known, fitted.statement, fitted.swapped, features, probability(features, model()))
-        )
+        sure = 0.0 if contradicts else probability(features, model())
+        found.append(Match(known, fitted.statement, fitted.swapped, features, sure, contradicts))
     return sorted(found, key=lambda m: -m.probability)
+
+
+def contradiction(asked: tuple[Word, ...], verified: tuple[Word, ...]) -> str:
+    """What one question asks the other way round, which no weighing of evidence may
+    outvote: the fewest against the most, a count against rows ("how many technicians"
+    against "which technician ... the most")."""
+    mine, theirs = _directions(asked), _directions(verified)
+    if len(mine) == 1 and len(theirs) == 1 and mine != theirs:
+        return f"the {mine.pop()} against the {theirs.pop()}"
+    # "which department has the most employees" is "the largest number of employees"
+    count, counted = _counts(asked) and not mine, _counts(verified) and not theirs
+    rank, ranked = mine and not _counts(asked), theirs and not _counts(verified)
+    if (count and ranked) or (rank and counted):
+        return "a count against the rows ranked first"
+    return ""
+
+
+def _directions(words: tuple[Word, ...]) -> set[str]:
+    lows = lowers(words)
+    found = set()
+    for i, low in enumerate(lows):
+        numbered = i + 1 < len(words) and words[i + 1].number is not None
+        if low in ONLY_WITH_NUMBER and not numbered:
+            continue  # "first name", "last name"
+        if low in DESCENDING or AGGREGATES.get(low) == "max":
+            found.add("highest")
+        elif low in ASCENDING or AGGREGATES.get(low) == "min":
+            found.add("lowest")
+    return found
+
+
+def _counts(words: tuple[Word, ...]) -> bool:
+    """Whether the question counts anything ("how many", "the number of"; not "the average
+    number of" or "the total number of", which may be amounts)."""
+    lows = lowers(words)
+    return any(
+        phrase_at(lows, i, COUNT_WORDS) and lows[i] != "total" and lows[i - 1 : i] != ["average"]
+        for i in range(len(lows))
+    )
 
 
 def _new_numbers(words: tuple[Word, ...], known: Known, fitted: Fitted) -> set[float]:

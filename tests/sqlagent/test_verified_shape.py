@@ -4,7 +4,7 @@ import sqlglot
 from sqlglot import exp
 
 from sqlagent.linking.question import read_words
-from sqlagent.verified.matching import shape, shape_differences, sql_shape
+from sqlagent.verified.matching import contradiction, shape, shape_differences, sql_shape
 
 
 def _differs(question: str, sql: str) -> set[str]:
@@ -39,3 +39,22 @@ def test_a_count_asked_of_a_list_differs_and_a_subquery_is_no_or() -> None:
         "Show the names of singers who sang a song",
         "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM song)",
     )
+
+
+def test_a_question_asked_the_other_way_round_contradicts() -> None:
+    def against(asked: str, verified: str) -> str:
+        return contradiction(read_words(asked), read_words(verified))
+
+    most = "Which technician completed the most work orders in 2025?"
+    assert against("Which technician completed the fewest work orders in 2025?", most)
+    assert against("How many technicians completed work orders in 2025?", most)
+    assert against(
+        "List the five smallest unpaid invoices", "List the five largest unpaid invoices"
+    )
+    # rewordings: the same direction, a superlative said as a count, names that say no order
+    assert not against("Who closed the most work orders in 2025?", most)
+    assert not against(
+        "Find the department with the most employees.",
+        "Which department has the largest number of employees?",
+    )
+    assert not against("Give the last names of students.", "What are the first names of students?")
