@@ -9,6 +9,7 @@ an order, a negation). A logistic model fitted on development databases
 verified SQL answers the question; it is reused only above the model's threshold.
 """
 
+import calendar
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -109,7 +110,11 @@ def matches(
             # A number the question says that neither the verified question nor its SQL
             # holds: "in 2024" is not a rewording of the 2025 query.
             continue
-        contradicts = contradiction(words, known.words)
+        contradicts = (
+            contradiction(words, known.words)
+            or _said_once(words, known.words)
+            or _asks_about_other(words, named, fitted.statement)
+        )
         others = [c for j, c in enumerate(cosines) if j != i]
         features = _features(words, known.words, fitted.asked_used, fitted.verified_used, schema)
         features["unused_names"] = float(_unused(named, fitted.statement, fitted.asked_used))
@@ -147,6 +152,26 @@ def contradiction(asked: tuple[Word, ...], verified: tuple[Word, ...]) -> str:
     if (count and ranked) or (rank and counted):
         return "a count against the rows ranked first"
     return ""
+
+
+def _said_once(asked: tuple[Word, ...], verified: tuple[Word, ...]) -> str:
+    """What one question says and the other does not, which turns the rows around: a
+    negation ("invoices that are not overdue"), a ranking ("which customer owes the most"
+    against what each owes), a month ("in March 2025" against the year)."""
+    if ("not" in shape(asked)) != ("not" in shape(verified)):
+        return "a negation one question says and the other does not"
+    if bool(_directions(asked)) != bool(_directions(verified)):
+        return "a ranking one question asks and the other does not"
+    if _months(asked) != _months(verified):
+        return "a month one question names and the other does not"
+    return ""
+
+
+_MONTH_NAMES = {m.lower() for m in calendar.month_name[1:]}
+
+
+def _months(words: tuple[Word, ...]) -> set[str]:
+    return {w.lower for w in words if w.lower in _MONTH_NAMES and w.capitalised}
 
 
 def _directions(words: tuple[Word, ...]) -> set[str]:
@@ -322,14 +347,29 @@ def _named(words: tuple[Word, ...], schema: SchemaWords, values: StoredValues) -
 def _unused(named: Named, statement: exp.Expression, used: set[int]) -> int:
     """Runs of words naming something the SQL does not use: a column, table or value the
     question asks about that this query never touches."""
-    touched = {c.name.lower() for c in statement.find_all(exp.Column)}
-    touched |= {t.name.lower() for t in statement.find_all(exp.Table)}
-    touched |= {f"'{value_key(str(v.this))}'" for v in statement.find_all(exp.Literal)}
+    touched = _touched(statement)
     return sum(
         1
         for (start, end), names in named.items()
         if not used.intersection(range(start, end)) and not names & touched
     )
+
+
+def _asks_about_other(words: tuple[Word, ...], named: Named, statement: exp.Expression) -> str:
+    """ "Which branch ...", asked of a query that never reads branches: the thing asked for
+    (named right after "which") is not what it returns."""
+    if not words or words[0].lower != "which":
+        return ""
+    first = min(named, default=None)
+    if first is None or first[0] != 1 or named[first] & _touched(statement):
+        return ""
+    return "the question asks about something the verified SQL never reads"
+
+
+def _touched(statement: exp.Expression) -> set[str]:
+    touched = {c.name.lower() for c in statement.find_all(exp.Column)}
+    touched |= {t.name.lower() for t in statement.find_all(exp.Table)}
+    return touched | {f"'{value_key(str(v.this))}'" for v in statement.find_all(exp.Literal)}
 
 
 def _numbers(words: tuple[Word, ...], used: set[int]) -> set[float]:

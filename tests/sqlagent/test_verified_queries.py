@@ -271,6 +271,34 @@ def test_a_number_the_verified_query_does_not_hold_is_not_a_rewording(
     assert answer.verified is None  # its dates are 2025's, whatever the words say
 
 
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "Which technician completed the fewest work orders in 2025?",  # the other way round
+        "How many technicians completed work orders in 2025?",  # a count, not the first
+        "Which branch completed the most work orders in 2025?",  # other things
+        "Which technician completed the most work orders in March 2025?",  # a month more
+        "Which technician has not completed the most work orders in 2025?",  # a negation
+    ],
+)
+def test_a_question_that_asks_otherwise_is_not_a_rewording(
+    warehouse: DataSource, asked: str
+) -> None:
+    confirm(
+        warehouse.name,
+        "Which technician completed the most work orders in 2025?",
+        "SELECT e.firstName, e.lastName, COUNT(*) AS completed FROM workOrder w "
+        "JOIN employee e ON e.id = w.supervisorId WHERE w.status = 'completed' "
+        "AND YEAR(w.completedAt) = 2025 GROUP BY e.id, e.firstName, e.lastName "
+        "ORDER BY completed DESC LIMIT 1",
+    )
+    assert ask("Which technician closed the most work orders in 2025?", scope=Scope()).verified
+    answer = ask(asked, scope=Scope())
+    assert answer.verified is None
+    step = next(e for e in answer.trace if e["step"] == "verified" and e["status"] == "end")
+    assert step["detail"]["candidates"][0]["contradicts"]
+
+
 def test_the_conversation_offers_this_is_right_to_those_allowed(warehouse: DataSource) -> None:
     plain = User.objects.create_user("plain", password="pw-plain-1")
     analyst = User.objects.create_user("analyst", password="pw-analyst-1")
