@@ -112,7 +112,7 @@ def matches(
             continue
         contradicts = (
             contradiction(words, known.words)
-            or _said_once(words, known.words)
+            or said_once(words, known.words)
             or _asks_about_other(words, named, fitted.statement)
         )
         others = [c for j, c in enumerate(cosines) if j != i]
@@ -154,17 +154,28 @@ def contradiction(asked: tuple[Word, ...], verified: tuple[Word, ...]) -> str:
     return ""
 
 
-def _said_once(asked: tuple[Word, ...], verified: tuple[Word, ...]) -> str:
+def said_once(asked: tuple[Word, ...], verified: tuple[Word, ...]) -> str:
     """What one question says and the other does not, which turns the rows around: a
     negation ("invoices that are not overdue"), a ranking ("which customer owes the most"
     against what each owes), a month ("in March 2025" against the year)."""
-    if ("not" in shape(asked)) != ("not" in shape(verified)):
+    if ("not" in shape(asked)) != ("not" in shape(verified)) or _opposites(asked, verified):
         return "a negation one question says and the other does not"
     if bool(_directions(asked)) != bool(_directions(verified)):
         return "a ranking one question asks and the other does not"
     if _months(asked) != _months(verified):
         return "a month one question names and the other does not"
     return ""
+
+
+def _opposites(asked: tuple[Word, ...], verified: tuple[Word, ...]) -> bool:
+    """ "paid" and "unpaid", "active" and "inactive", "billable" and "non-billable"."""
+    mine, theirs = {w.lower for w in asked}, {w.lower for w in verified}
+    return any(
+        word.startswith(prefix) and word[len(prefix) :].lstrip("-") in other
+        for one, other in ((mine, theirs), (theirs, mine))
+        for word in one - other
+        for prefix in ("un", "in", "non")
+    )
 
 
 _MONTH_NAMES = {m.lower() for m in calendar.month_name[1:]}

@@ -4,7 +4,13 @@ import sqlglot
 from sqlglot import exp
 
 from sqlagent.linking.question import read_words
-from sqlagent.verified.matching import contradiction, shape, shape_differences, sql_shape
+from sqlagent.verified.matching import (
+    contradiction,
+    said_once,
+    shape,
+    shape_differences,
+    sql_shape,
+)
 
 
 def _differs(question: str, sql: str) -> set[str]:
@@ -58,3 +64,16 @@ def test_a_question_asked_the_other_way_round_contradicts() -> None:
         "Which department has the largest number of employees?",
     )
     assert not against("Give the last names of students.", "What are the first names of students?")
+
+
+def test_a_negation_a_ranking_or_a_month_said_by_one_question_only() -> None:
+    def once(asked: str, verified: str) -> str:
+        return said_once(read_words(asked), read_words(verified))
+
+    unpaid = "List the five largest unpaid invoices"
+    assert once("List the five largest paid invoices", unpaid)
+    assert once("Which invoices are not overdue?", "Which invoices are overdue?")
+    assert once("Which customer owes the most?", "How much does each customer owe?")
+    assert once("Hours logged in March 2025", "Hours logged in 2025")
+    assert not once("Show the 5 largest unpaid invoices", unpaid)
+    assert not once("Hours logged in March 2025", "How many hours were logged in March 2025?")
