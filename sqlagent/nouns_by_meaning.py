@@ -2,7 +2,10 @@
 says `vehicle`, "agreements" where it says contract. The product's embedding model compares
 the noun with the phrases that name things (the registry's terms and synonyms, the tables);
 the nearest is taken only when it is clearly near (cosine at least 0.6, the likeness the
-schema-linked planner takes too) and no other thing is about as near. Otherwise the noun
+schema-linked planner takes too) and no other thing is about as near. A noun that names a
+kind of something is not read as it: one before another noun ("credit score" is a kind of
+score, not a credit and a score), a compound ending in a known word ("website" is no
+site), a word inside a known phrase ("fork truck" is no truck). Otherwise the noun
 stays unknown and the question is declined naming it, as before; so is a noun spelled like
 a known word ("technitian"), whose decline offers that word rather than a guess.
 """
@@ -74,6 +77,7 @@ def read_nouns_by_meaning(
         if t.norm in unknown and t.norm in terms.unknown and not t.quoted
         and t.norm.isalpha() and len(t.norm) > 2 and is_noun(tag) and not t.text[:1].isupper()
         and not spelled_like(t.norm, vocab)  # a misspelling: the decline offers the word
+        and not (i + 1 < len(tags) and is_noun(tags[i + 1]))  # it modifies the noun after it
     ]  # fmt: skip
     if not nouns:
         return terms, []
@@ -87,8 +91,7 @@ def read_nouns_by_meaning(
     read: list[ByMeaning] = []
     mentions = list(terms.mentions)
     for row, i in enumerate(nouns):
-        # "fork truck" is a kind of truck: a narrower thing, not what "trucks" means
-        kinds = np.array([tokens[i].norm in p.split() for p in phrases])
+        kinds = np.array([_kind_of(tokens[i].norm, p) for p in phrases])
         best = _clearly_nearest(np.where(kinds, -1.0, likeness[row]), phrases, vocab)
         if best is None:
             continue
@@ -103,6 +106,15 @@ def read_nouns_by_meaning(
         mentions=tuple(sorted(mentions, key=lambda m: m.position)),
         unknown=tuple(w for w in terms.unknown if w not in taken),
     ), read
+
+
+def _kind_of(word: str, phrase: str) -> bool:
+    """Whether `word` and `phrase` name a thing and a narrower kind of it: "fork truck" is
+    a kind of truck and "website" ("web" + "site") no site, so neither means the other."""
+    parts = phrase.split()
+    return word in parts or any(
+        len(part) > 2 and len(word) - len(part) > 2 and word.endswith(part) for part in parts
+    )
 
 
 def _clearly_nearest(row: np.ndarray, phrases: list[str], vocab: Vocabulary) -> int | None:

@@ -124,3 +124,19 @@ def test_a_noun_as_near_two_things_or_naming_a_kind_of_one_is_not_read() -> None
     _, read = read_nouns_by_meaning(terms, vocab, target.layer, ["truck", "staff"])
     # "staff": employees and crews about alike; "fork truck" is a kind of truck, not a rival
     assert [(r.word, r.phrase) for r in read] == [("truck", "vehicle")]
+
+
+def test_a_noun_naming_a_kind_of_something_is_not_read_as_it() -> None:
+    target = Source.named(None)
+    values = value_index(target.layer, target.url, agent=target.agent_login)
+    vocab = vocabulary(target.layer, values.values)
+    for question, word in (
+        ("Which of our customers have a credit score under 600?", "credit"),  # a kind of score
+        ("What's the website address of each of our customers?", "website"),  # no site
+    ):
+        terms = extract_terms(question, vocab, today=date(2026, 1, 1))
+        assert word in terms.unknown
+        _, read = read_nouns_by_meaning(terms, vocab, target.layer, [word])
+        assert read == [], read
+    declined = ask("Which of our customers have a credit score under 600?", scope=Scope())
+    assert declined.status == "declined", declined.sql
