@@ -217,13 +217,16 @@ def _named_period(q: str, today: date) -> DateRange | None:
 
 
 def _open_ended(q: str, today: date) -> DateRange | None:
+    # "before the end of 2026" is before 2027; "by the end of" says until; "since the start
+    # of 2025" is since 2025.
     m = re.search(
-        rf"\b(since|after|from|before|until|prior to)\s+({_DAY_TEXT}|{_MONTH}\s+{_YEAR}|{_YEAR})",
+        rf"\b(since|after|from|before|until|prior to|by(?= the end))\s+"
+        rf"(?:the\s+(end|start|beginning)\s+of\s+)?({_DAY_TEXT}|{_MONTH}\s+{_YEAR}|{_YEAR})",
         q,
     )
     if not m:
         return None
-    word, text = m[1], m[2]
+    word, edge, text = m[1], m[2], m[3]
     day = parse_day(text, today)
     if day is not None:
         first, after = day, day + timedelta(days=1)  # the day itself, the day after it
@@ -233,11 +236,13 @@ def _open_ended(q: str, today: date) -> DateRange | None:
         month_year = re.fullmatch(rf"{_MONTH}\s+{_YEAR}", text)
         assert month_year is not None
         first, after = _month(month_number(month_year[1]), int(month_year[2]), today)
+    if edge:  # one edge of the period: both bounds fall on it
+        first = after = after if edge == "end" else first
     if word in ("since", "from"):
         return DateRange(first, None, m.group(0))
     if word == "after":
         return DateRange(after, None, m.group(0))
-    if word == "until":
+    if word in ("until", "by"):
         return DateRange(None, after, m.group(0))
     return DateRange(None, first, m.group(0))  # before, prior to
 

@@ -17,8 +17,8 @@ from chat.orchestrator.answers import (
     write_sql_answer,
     write_upload_answer,
 )
+from chat.orchestrator.answers.answer_kinds import answer_type
 from chat.orchestrator.answers.extractive import (
-    answer_type,
     cite,
     coverage,
     document_label,
@@ -212,6 +212,15 @@ def test_scoring_parts() -> None:
     assert answer_type("When did she join?", "She joined happily.") == 0.0
     assert answer_type("How many days of vacation?", "Fifteen days, or 120 hours.") == 1.0
     assert answer_type("Who leads the team?", "Sarah leads it.") == 0.0
+    # the wh-phrase where a clause starts; a count of a unit is answered in that unit
+    locked = "I'm locked out. How long before I can try again?"
+    assert answer_type(locked, "The account is locked for 15 minutes.") == 1.0
+    assert answer_type("What do I do when it rains?", "Stop in 2024.") == 0.0
+    hours = "How many hours of training does it take?"
+    assert answer_type(hours, "It is repeated every three years.") == 0.0
+    assert answer_type(hours, "Supervisors complete two hours of training.") == 1.0
+    assert answer_type("At what temperature do crews stop?", "Stop at 10 minutes.") == 0.0
+    assert answer_type("I worked 7 hours, what number goes in?", "Enter 7 hours.") == 0.0
     assert cite("It moved 14 TB.", 2) == "It moved 14 TB [2]."
     assert cite("Python, Go, Rust", 1) == "Python, Go, Rust [1]"
 

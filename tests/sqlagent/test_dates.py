@@ -50,6 +50,11 @@ def test_closed_ranges(question: str, start: str, end: str) -> None:
         ("after 2025-03-01", "2025-03-02", None),
         ("before 2025", None, "2025-01-01"),
         ("until 2025-06-30", None, "2025-07-01"),
+        ("expire before the end of 2026", None, "2027-01-01"),
+        ("done by the end of March 2026", None, "2026-04-01"),
+        ("since the start of 2025", "2025-01-01", None),
+        ("after the end of 2025", "2026-01-01", None),
+        ("before the beginning of June 2025", None, "2025-06-01"),
     ],
 )
 def test_open_ranges(question: str, start: str | None, end: str | None) -> None:
@@ -66,6 +71,7 @@ def test_open_ranges(question: str, start: str | None, end: str | None) -> None:
         "how many cranes",
         "model 2500 cranes",
         "Feb 30 2025",
+        "work orders by the branch",
     ],
 )
 def test_no_date(question: str) -> None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from threading import Lock
 from typing import Any
 
+from chat.orchestrator.answers.answer_kinds import answer_type
 from core.providers.embeddings import embed_texts
 from core.providers.query_embeddings import embed_query
 from ingestion.models import SentenceVector
@@ -44,15 +45,6 @@ MAX_SENTENCES = 4
 CHUNKS_READ = 6  # the best chunks whose sentences compete
 EMBEDDED = 8  # sentences given the vector part, the best by the cheap score
 SECTION_LINES = 10  # lines quoted when the search routed to a section
-
-_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
-_DATE = re.compile(rf"\b(?:(?:19|20)\d\d|(?:{_MONTHS})[a-z]*\.? \d{{1,2}})\b", re.IGNORECASE)
-_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b")
-# What kind of words answer a question, by how it starts.
-ANSWER_TYPES = (
-    (re.compile(r"^\s*(?:when|since when|what year|which year|what date)\b", re.I), _DATE),
-    (re.compile(r"^\s*(?:how (?:many|much|long|often|old|far)|what percent)", re.I), _NUMBER),
-)
 
 
 @dataclass
@@ -137,14 +129,6 @@ def sentence_vectors(texts: Sequence[str], chunk_ids: Sequence[str]) -> list[lis
 
 def _dot(a: Sequence[float], b: Sequence[float]) -> float:
     return sum(x * y for x, y in zip(a, b, strict=True))
-
-
-def answer_type(question: str, sentence: str) -> float:
-    """1.0 when the sentence holds the kind of words the question asks for."""
-    for asks, holds in ANSWER_TYPES:
-        if asks.search(question):
-            return 1.0 if holds.search(sentence) else 0.0
-    return 0.0
 
 
 def score_sentences(question: str, results: Sequence[dict[str, Any]]) -> list[Sentence]:
