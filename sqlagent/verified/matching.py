@@ -110,15 +110,16 @@ def matches(
             # A number the question says that neither the verified question nor its SQL
             # holds: "in 2024" is not a rewording of the 2025 query.
             continue
+        theirs = _derived(known, "named", lambda k: _named(k.words, schema, values))
         contradicts = (
             contradiction(words, known.words)
             or said_once(words, known.words)
             or _asks_about_other(words, named, fitted.statement)
+            or _grouping_unnamed(named, theirs, fitted.statement)
         )
         others = [c for j, c in enumerate(cosines) if j != i]
         features = _features(words, known.words, fitted.asked_used, fitted.verified_used, schema)
         features["unused_names"] = float(_unused(named, fitted.statement, fitted.asked_used))
-        theirs = _derived(known, "named", lambda k: _named(k.words, schema, values))
         features["verified_unused_names"] = float(
             _unused(theirs, known.statement, fitted.verified_used)
         )
@@ -375,6 +376,32 @@ def _asks_about_other(words: tuple[Word, ...], named: Named, statement: exp.Expr
     if first is None or first[0] != 1 or named[first] & _touched(statement):
         return ""
     return "the question asks about something the verified SQL never reads"
+
+
+def _grouping_unnamed(named: Named, theirs: Named, statement: exp.Expression) -> str:
+    """ "How much do customers owe on overdue invoices?" groups by customer because it
+    names customers; "What is the total of overdue invoices?" names none and asks one
+    total, not one per customer."""
+    grouped = _grouped_by(statement)
+    if not grouped or not any(names & grouped for names in theirs.values()):
+        return ""
+    if any(names & grouped for names in named.values()):
+        return ""
+    return "the verified SQL groups by something its question names and this one does not"
+
+
+def _grouped_by(statement: exp.Expression) -> set[str]:
+    """The columns the outermost query groups by, and their tables (lower case)."""
+    group = statement.args.get("group")
+    if group is None:
+        return set()
+    tables = {t.alias_or_name.lower(): t.name.lower() for t in statement.find_all(exp.Table)}
+    found = set()
+    for column in group.find_all(exp.Column):
+        found.add(column.name.lower())
+        if column.table:
+            found.add(tables.get(column.table.lower(), column.table.lower()))
+    return found
 
 
 def _touched(statement: exp.Expression) -> set[str]:

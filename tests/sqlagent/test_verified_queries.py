@@ -299,6 +299,21 @@ def test_a_question_that_asks_otherwise_is_not_a_rewording(
     assert step["detail"]["candidates"][0]["contradicts"]
 
 
+def test_a_grouping_its_question_names_is_not_taken_for_one_total(warehouse: DataSource) -> None:
+    confirm(
+        warehouse.name,
+        "How much do customers owe on overdue invoices?",
+        "SELECT c.name AS customer, SUM(i.total) AS owed FROM invoice i "
+        "JOIN customer c ON c.id = i.customerId WHERE i.status = 'overdue' "
+        "GROUP BY c.id, c.name ORDER BY owed DESC",
+    )
+    assert ask("How much do our customers owe on overdue invoices?", scope=Scope()).verified
+    answer = ask("What is the total of overdue invoices?", scope=Scope())
+    assert answer.verified is None
+    step = next(e for e in answer.trace if e["step"] == "verified" and e["status"] == "end")
+    assert "groups by" in step["detail"]["candidates"][0]["contradicts"]
+
+
 def test_the_conversation_offers_this_is_right_to_those_allowed(warehouse: DataSource) -> None:
     plain = User.objects.create_user("plain", password="pw-plain-1")
     analyst = User.objects.create_user("analyst", password="pw-analyst-1")
