@@ -106,8 +106,16 @@ def tokenize(question: str) -> list[Token]:
         possessive = raw.endswith("'s") or bool(re.match(r"'(?!\w)", question[match.end() :]))
         lowered = text.lower()
         # "e-mail" is one word; "pre-use" and "work-order" are two
-        lowered = re.sub(r"\b(\w)-(\w{3,})", r"\1\2", lowered).replace("-", " ")
-        norm = " ".join(singular(w) for w in lowered.split())
+        lowered = re.sub(r"\b(\w)-(\w{3,})", r"\1\2", lowered)
+        if re.fullmatch(r"[a-z]+(?:-[a-z]+)+", text) and not possessive:  # names keep theirs
+            # "critical-priority", "time-off": words of their own, each may name something
+            offset = match.start()
+            for part in text.split("-"):
+                at = question.lower().index(part, offset)
+                tokens.append(Token(question[at : at + len(part)], singular(part), at))
+                offset = at + len(part)
+            continue
+        norm = " ".join(singular(w) for w in lowered.replace("-", " ").split())
         tokens.append(Token(text, norm, match.start(), possessive))
     return tokens
 

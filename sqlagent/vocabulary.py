@@ -136,6 +136,7 @@ def vocabulary(layer: SemanticLayer, values: tuple[tuple[str, str, str], ...] = 
     _add_tables(entries, layer)
     _add_roles(entries, layer)
     _add_values(entries, values)
+    _add_table_heads(entries, layer)
     frozen = {key: tuple(sorted(found, key=lambda e: e.priority)) for key, found in entries.items()}
     return Vocabulary(frozen, max((len(k.split()) for k in frozen), default=1))
 
@@ -159,6 +160,23 @@ def _add_tables(entries: dict[str, list[Entry]], layer: SemanticLayer) -> None:
                     entries[key].append(Entry("column", table=name, column=column.name))
         for key, members in _column_groups(table.columns).items():
             entries[key].append(Entry("group", table=name, columns=members))
+
+
+def _add_table_heads(entries: dict[str, list[Entry]], layer: SemanticLayer) -> None:
+    """The last word of a table's name, when no other table's name ends in it and nothing
+    else is called so: "contracts" are the customerContract rows, "feedback" the
+    customerFeedback rows, as people say them."""
+    heads: dict[str, list[str]] = defaultdict(list)
+    for name in layer.tables:
+        words = phrase(name).split()
+        if len(words) > 1:
+            heads[words[-1]].append(name)
+    for name in layer.tables:
+        if phrase(name) in heads:
+            heads[phrase(name)].append(name)  # a table called by the word itself
+    for head, tables in heads.items():
+        if len(tables) == 1 and head not in entries and head not in _STOP and len(head) > 3:
+            entries[head].append(Entry("table", table=tables[0]))
 
 
 def _add_roles(entries: dict[str, list[Entry]], layer: SemanticLayer) -> None:

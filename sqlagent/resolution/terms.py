@@ -27,6 +27,10 @@ def resolve_term(
 ) -> None:
     """A mention whose best meaning is a domain term: a filter, or the tables it names."""
     mention = said.mention
+    if found := _value_of_head(said, term, layer):
+        out.filters.append((mention.position, found))
+        out.notes.append(f"{mention.text!r} -> {found.reason}")
+        return
     own = context - set(_term_tables(term)) or context
     resolution = _choose(term, layer, own, catalogue)
     if resolution is None:
@@ -140,6 +144,24 @@ def _on_head(resolution: Resolution, head: str | None, layer: SemanticLayer) -> 
     if name not in layer.tables[head].columns:
         return None
     return replace(resolution, tables=(head,), columns=(f"{head}.{name}",))
+
+
+def _value_of_head(said: Said, term: Term, layer: SemanticLayer) -> Filter | None:
+    """ "an active contract": a term said just before a thing that has no column of the
+    term's but stores the word as a value ('active' in customerContract.status) is that
+    value of the thing, not the term's flag on another table."""
+    head = said.head
+    if head is None or any(head in r.tables for r in term.resolutions):
+        return None
+    flags = {c.rpartition(".")[2] for r in term.resolutions for c in r.columns}
+    if flags & set(layer.tables[head].columns):
+        return None  # the thing has the term's own column: `_on_head` applies it
+    values = [e for e in said.mention.entries if e.kind == "value" and e.table == head]
+    if len(values) != 1:
+        return None
+    value = values[0]
+    why = f"{term.name}: a value of {head}.{value.column}"
+    return Filter((ColumnRef(head, value.column),), "!=" if said.negated else "=", value.value, why)
 
 
 def _narrowed(resolution: Resolution, said: str) -> Resolution:

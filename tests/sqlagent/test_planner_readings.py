@@ -263,3 +263,63 @@ def test_a_word_used_as_a_verb_names_no_table(warehouse_layer: SemanticLayer) ->
         _plan("Which technicians service the most assets?", warehouse_layer)
     # the same word as a noun still names it
     assert "`service`" in _sql("How many services were done on assets in TX?", warehouse_layer)
+
+
+ACTIVE = Term(
+    "active",
+    resolutions=(
+        Resolution("primary", ("employee",), ("employee.isActive",), "boolean", "true"),
+        Resolution("secondary", ("customer",), ("customer.isActive",), "boolean", "true"),
+    ),
+)
+
+
+def test_a_term_before_a_thing_that_stores_it_is_that_value(
+    warehouse_layer: SemanticLayer,
+) -> None:
+    layer = replace(warehouse_layer, terms=(ACTIVE,))
+    values = ValueIndex(
+        values=(*VALUES.values, ("customerContract", "status", "active")), codes=VALUES.codes
+    )
+    vocab = vocabulary(layer, values.values)
+
+    def sql(question: str) -> str:
+        terms = extract_terms(question, vocab, today=date(2026, 11, 21))
+        plan = select_tables(terms, resolve(terms, layer, values), layer)
+        return compile_plan(plan, layer).sql("mysql")
+
+    # "contracts", the last word of customerContract's name, names its rows
+    contracts = sql("How many active contracts auto-renew?")
+    assert "`customerContract`.`status` = 'active'" in contracts
+    assert "isActive" not in contracts and "employee" not in contracts
+    customers = sql("Which customers have an active contract that auto-renews?")
+    assert "`customerContract`.`status` = 'active'" in customers
+    assert "`customer`.`isActive`" not in customers
+    # a thing with the term's own column keeps the term's flag
+    assert "`customer`.`isActive` = TRUE" in sql("How many active customers are in TX?")
+
+
+def test_words_joined_by_hyphens_are_read_one_by_one(warehouse_layer: SemanticLayer) -> None:
+    values = ValueIndex(
+        values=(
+            ("inspectionActionItem", "priority", "critical"),
+            ("inspectionActionItem", "status", "open"),
+        ),
+        codes=(),
+    )
+    question = "How many critical-priority inspection action items are still open?"
+    terms = extract_terms(
+        question, vocabulary(warehouse_layer, values.values), today=date(2026, 1, 1)
+    )
+    plan = select_tables(terms, resolve(terms, warehouse_layer, values), warehouse_layer)
+    assert sorted((str(f.columns[0]), f.value) for f in plan.filters) == [
+        ("inspectionActionItem.priority", "critical"),
+        ("inspectionActionItem.status", "open"),
+    ]
+    # a name keeps its hyphen: "Pre-Use" is part of the template's name, not two words
+    named = extract_terms(
+        "List the questions of the Forklift Daily Pre-Use Check template.",
+        vocabulary(warehouse_layer, values.values),
+        today=date(2026, 1, 1),
+    )
+    assert any("Pre-Use" in name for name, _ in named.names)
