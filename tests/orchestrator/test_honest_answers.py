@@ -109,3 +109,14 @@ def test_a_role_question_keeps_only_the_people_named_in_the_role() -> None:
     assert [e["name"] for e in kept["entities"]] == ["Ana Ruiz"] and facts["related"] == []
     nobody, _ = only_holders("mayor", relations, {})
     assert nobody["entities"] == [] and nobody["found"] is False
+
+
+def test_two_things_no_statement_links_are_not_answered_by_either_ones_neighbours(
+    corpus: ToolCorpus,
+) -> None:
+    done = complete(run("What did Sarah Okafor work on in Project Lumen?", corpus.reader))
+    assert done["answer"]["route"] == "graph" and done["outcome"] == "not_found"
+    assert "nothing that links Sarah Okafor to Project Lumen" in done["answer"]["content"]
+    assert done["answer"]["sources"] == []
+    linked = complete(run("What did Will Patterson work on in Project Lumen?", corpus.reader))
+    assert linked["outcome"] == "answered" and "Project Lumen" in linked["answer"]["content"]

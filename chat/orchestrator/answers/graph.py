@@ -3,6 +3,7 @@ and/or `knowledge_graph` (facts, paths and neighbours). Without an LLM it lists 
 graph states, each statement cited to a chunk that says it; with one, the model writes a
 grounded answer from those facts and chunks."""
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -143,6 +144,9 @@ def write_graph_answer(
     )
     if not found or data["unknown_words"]:
         return _nothing(ctx, data, role=role, tried=tried or {}, routed=routed)
+    if unlinked := _unlinked(question, relations, facts):
+        data["unlinked"] = list(unlinked)
+        return _nothing(ctx, data, role=role, tried=tried or {}, routed=routed)
     declined = elsewhere.database_declined(tried or {})
     prefix = send_text(ctx, [f"{declined} The knowledge graph says:\n\n"]) if declined else ""
     cited: list[dict[str, Any]] = []
@@ -185,12 +189,67 @@ def _nothing(
     if data["unknown_words"]:
         words = ", ".join(repr(w) for w in data["unknown_words"][:3])
         said = f"None of the documents you can read mentions {words}."
+    elif data.get("unlinked"):
+        first, second = data["unlinked"]
+        said = (
+            f"The knowledge graph you can read records nothing that links {first} to "
+            f"{second} directly, so it does not answer this. Ask about {first} or "
+            f"{second} alone to see what it records about each."
+        )
     elif role:
         said = f"The knowledge graph you can read records no one as {role}."
     notes = elsewhere.notes(tried, answering=Route.GRAPH)
     text = send_text(ctx, [said, *(f" {note}" for note in notes)])
     outcome = elsewhere.unanswered(routed or Route.GRAPH)
     return answer(route=Route.GRAPH, content=text, data=data, outcome=outcome)
+
+
+# Named in the same passage, which may be about something else: no statement of a link.
+CO_MENTION = "MENTIONED_WITH"
+# A question about how two things are connected asks for the paths between them.
+_HOW_CONNECTED = re.compile(
+    r"\b(?:connect\w*|relat\w*|link\w*|in common|each other|between|path)\b", re.IGNORECASE
+)
+
+
+def _unlinked(
+    question: str, relations: dict[str, Any], facts: dict[str, Any]
+) -> tuple[str, str] | None:
+    """Two things the question names ("What did Sarah Chen work on in Project Kestrel?")
+    that no statement links directly: the first one's neighbourhood, a path through others
+    or a passage that names both does not answer a question about both."""
+    named = _named_in(question, facts.get("entities") or [])
+    if len(named) < 2 or _HOW_CONNECTED.search(question):
+        return None
+    ids = {named[0]["id"], named[1]["id"]}
+    if any(
+        {f["source"], f["target"]} == ids and f["type"] != CO_MENTION
+        for f in facts.get("facts") or []
+    ):
+        return None
+    if (relations.get("source") or {}).get("id") in ids and any(
+        e["id"] in ids
+        and [step["type"] for step in e.get("path") or []] not in ([], [CO_MENTION])
+        and len(e.get("path") or []) == 1
+        for e in relations.get("entities") or []
+    ):
+        return None
+    return named[0]["name"], named[1]["name"]
+
+
+def _named_in(question: str, entities: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entities whose names the question writes out, in its order; a name inside
+    another one's ("Kestrel" in "Project Kestrel") is that one."""
+    text = question.lower()
+    written = [e for e in entities if e.get("name") and e["name"].lower() in text]
+    names = [e["name"].lower() for e in written]
+    kept = [
+        e
+        for e in written
+        if not any(e["name"].lower() in other and e["name"].lower() != other for other in names)
+    ]
+    unique = {e["id"]: e for e in kept}.values()
+    return sorted(unique, key=lambda e: text.index(e["name"].lower()))
 
 
 def unknown_words(keywords: KeywordEvidence | None) -> list[str]:
