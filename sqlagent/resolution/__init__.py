@@ -26,7 +26,7 @@ from sqlagent.resolution.either import resolve_either
 from sqlagent.resolution.head_nouns import resolve_head_noun
 from sqlagent.resolution.mentions import resolve_mention
 from sqlagent.resolution.names import resolve_code, resolve_name, resolve_possessives
-from sqlagent.resolution.numbered import resolve_numbered
+from sqlagent.resolution.numbered import resolve_column_numbers, resolve_numbered
 from sqlagent.resolution.resolved import Resolved
 from sqlagent.value_index import ValueIndex
 
@@ -50,6 +50,7 @@ def resolve(terms: QuestionTerms, layer: SemanticLayer, values: ValueIndex) -> R
     resolve_either(terms, out)
     for comparison in terms.comparisons:
         resolve_comparison(comparison, terms, layer, out)
+    resolve_column_numbers(terms, layer, out)
     resolve_absent(terms, out)
     resolve_span(terms, layer, out)
     resolve_not_yet(terms, layer, out)

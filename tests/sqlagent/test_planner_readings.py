@@ -323,3 +323,14 @@ def test_words_joined_by_hyphens_are_read_one_by_one(warehouse_layer: SemanticLa
         today=date(2026, 1, 1),
     )
     assert any("Pre-Use" in name for name, _ in named.names)
+
+
+def test_a_number_said_after_a_number_column_is_its_value(warehouse_layer: SemanticLayer) -> None:
+    plan = _plan("How many employee skills are at level 5?", warehouse_layer)
+    assert [(str(f.columns[0]), f.op, f.value) for f in plan.filters] == [
+        ("employeeSkill.level", "=", 5)
+    ]
+    bound = _plan("How many employee skills have a level of more than 3?", warehouse_layer)
+    assert [(str(f.columns[0]), f.op, f.value) for f in bound.filters] == [
+        ("employeeSkill.level", ">", 3)
+    ]
