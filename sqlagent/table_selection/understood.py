@@ -69,6 +69,7 @@ def check_understood(terms: QuestionTerms, resolved: Resolved, layer: SemanticLa
         w
         for w in terms.unknown
         if w not in FILLER | function
+        and _stem(w) not in FILLER  # "booked", "recorded": other forms of the same verbs
         and w not in resolved.consumed
         and not (dated and _date_verb(w))
     ] + resolved.unresolved

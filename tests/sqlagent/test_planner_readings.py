@@ -334,3 +334,12 @@ def test_a_number_said_after_a_number_column_is_its_value(warehouse_layer: Seman
     assert [(str(f.columns[0]), f.op, f.value) for f in bound.filters] == [
         ("employeeSkill.level", ">", 3)
     ]
+
+
+def test_other_forms_of_words_that_change_nothing_change_nothing(
+    with_terms: SemanticLayer,
+) -> None:
+    plan = _plan("How many overtime hours were booked in 2025?", with_terms)  # as "book"
+    assert plan.anchor is not None
+    with pytest.raises(CannotAnswer, match="'audited'"):  # no such verb is known
+        _plan("How many overtime hours were audited in 2025?", with_terms)
