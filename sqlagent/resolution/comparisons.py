@@ -75,6 +75,10 @@ def _counted_after(i: int, terms: QuestionTerms, out: Resolved) -> tuple[int, st
     last: tuple[int, str] | None = None
     while i < len(terms.tokens):
         if i in entities:
+            # "more than 400 customer assets": of things named one after the other, the
+            # last is the thing counted, the others say whose
+            while (after := i + lengths.get(i, 1)) in entities:
+                i = after
             return i, entities[i]
         if i not in conditions:
             break

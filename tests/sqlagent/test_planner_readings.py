@@ -343,3 +343,10 @@ def test_other_forms_of_words_that_change_nothing_change_nothing(
     assert plan.anchor is not None
     with pytest.raises(CannotAnswer, match="'audited'"):  # no such verb is known
         _plan("How many overtime hours were audited in 2025?", with_terms)
+
+
+def test_of_things_named_one_after_the_other_the_last_is_counted(
+    warehouse_layer: SemanticLayer,
+) -> None:
+    sql = _sql("Which asset categories have more than 400 customer assets?", warehouse_layer)
+    assert sql.endswith("HAVING COUNT(DISTINCT `asset`.`id`) > 400")  # not customers
