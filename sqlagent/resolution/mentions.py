@@ -41,7 +41,16 @@ def resolve_mention(
     if len(roles) == 1:
         _resolve_role(mention, roles[0], layer, out)
         return
-    _resolve_column_meaning(said, layer, context, out)
+    _resolve_column_meaning(said, layer, context, out, owner=_table_before(mention, terms))
+
+
+def _table_before(mention: Mention, terms: QuestionTerms) -> str | None:
+    """The table named right before a mention ("invoice" in "the invoice amount")."""
+    for other in terms.mentions:
+        if other.position + other.length == mention.position:
+            tables = [e.table for e in other.entries if e.kind == "table"]
+            return tables[0] if len(tables) == 1 else None
+    return None
 
 
 def _resolve_role(mention: Mention, entry: Entry, layer: SemanticLayer, out: Resolved) -> None:
@@ -55,13 +64,17 @@ def _resolve_role(mention: Mention, entry: Entry, layer: SemanticLayer, out: Res
 
 
 def _resolve_column_meaning(
-    said: Said, layer: SemanticLayer, context: set[str], out: Resolved
+    said: Said, layer: SemanticLayer, context: set[str], out: Resolved, *, owner: str | None
 ) -> None:
     """A value, a flag or a column, in the table the words single out."""
     mention, negated = said.mention, said.negated
     entries = tuple(e for e in mention.entries if e.kind != "role")
     if not entries:
         out.unresolved.append(mention.text)
+        return
+    if owned := _owners_amount(mention, entries, owner, layer):
+        out.columns.append((mention.position, owned))
+        out.notes.append(f"{mention.text!r} of {owner} -> {owned}")
         return
     # "active employees", "completed inspections": a word before a thing is said of it.
     said_of = [e for e in entries if e.table == said.head]
@@ -87,6 +100,22 @@ def _resolve_column_meaning(
         out.filters.append((mention.position, Filter((ref,), "=", value, f"flag {ref}")))
         return
     out.columns.append((mention.position, ref))
+
+
+_AMOUNTS = frozenset({"amount", "total", "value"})
+
+
+def _owners_amount(
+    mention: Mention, entries: tuple[Entry, ...], owner: str | None, layer: SemanticLayer
+) -> ColumnRef | None:
+    """ "the invoice amount": an amount said right after a table without a column of that
+    name is the table's own total (invoice.total), not the amount of its lines."""
+    if owner is None or mention.text.lower() not in _AMOUNTS:
+        return None
+    if any(e.table == owner for e in entries):
+        return None  # the table has a column called so
+    totals = [c for c in layer.tables[owner].columns if phrase(c) in _AMOUNTS]
+    return ColumnRef(owner, totals[0]) if len(totals) == 1 else None
 
 
 def _is_filter(entry: Entry, layer: SemanticLayer) -> bool:

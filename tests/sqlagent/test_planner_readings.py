@@ -350,3 +350,10 @@ def test_of_things_named_one_after_the_other_the_last_is_counted(
 ) -> None:
     sql = _sql("Which asset categories have more than 400 customer assets?", warehouse_layer)
     assert sql.endswith("HAVING COUNT(DISTINCT `asset`.`id`) > 400")  # not customers
+
+
+def test_an_amount_said_after_a_thing_is_its_own_total(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("What is the average invoice amount for each customer type?", warehouse_layer)
+    assert "AVG(`invoice`.`total`)" in sql and "invoiceLine" not in sql
+    lines = _sql("What is the average amount of invoice lines?", warehouse_layer)
+    assert "AVG(`invoiceLine`.`amount`)" in lines  # the lines have an amount of their own
