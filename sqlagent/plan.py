@@ -71,6 +71,7 @@ class QueryPlan:
     count_groups: bool = False  # with having: how many groups there are, not each group
     absent: list[Absence] = field(default_factory=list)
     span: tuple[ColumnRef, ColumnRef] | None = None  # days from the first to the second date
+    values_only: bool = False  # "the different payment methods": the columns' values, once each
 
     def require(self, table: str, reason: str) -> None:
         if table not in self.tables:

@@ -155,7 +155,7 @@ def compile_plan(plan: QueryPlan, layer: SemanticLayer) -> exp.Select:
             assert plan.versus_average is not None
             amount = _aggregate(plan, key, layer).this
             select = select.having(_compare(plan.versus_average, amount, average))
-    if not plan.aggregate and _repeats_anchor(plan):
+    if not plan.aggregate and (plan.values_only or _repeats_anchor(plan)):
         select = select.distinct()
     order = _order(plan, outputs, layer)
     if order:
@@ -217,6 +217,8 @@ def _listed(plan: QueryPlan, anchor: Table) -> list[exp.Expression]:
     columns; the column ordered by; the days of a span."""
     label_refs = [ColumnRef(plan.anchor, c) for c in label_columns(anchor)]
     asked = list(dict.fromkeys(plan.columns))
+    if plan.values_only:
+        return [column(r) for r in asked]
     shown = [ColumnRef(plan.anchor, c) for c in display_columns(anchor)]
     refs: list[ColumnRef] = label_refs + asked if asked else shown
     if plan.order_by and plan.order_by not in refs:
@@ -329,6 +331,8 @@ def _order(
             # every engine.
             ordered.append(exp.Ordered(this=column(ColumnRef(plan.anchor, key))))
         return ordered
+    if plan.values_only:
+        return [exp.Ordered(this=column(r), nulls_first=True) for r in dict.fromkeys(plan.columns)]
     if plan.aggregate:
         return []
     labels = list(label_columns(layer.tables[plan.anchor]))

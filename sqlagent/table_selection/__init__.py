@@ -43,8 +43,18 @@ def select_tables(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer
     bound(plan, terms, resolved, entities)
     apply_date_range(plan, terms, layer, resolved, inside)
     order(plan, terms, layer)
+    _values_only(plan, terms)
     _join(plan, resolved, inside, layer)
     return plan
+
+
+def _values_only(plan: QueryPlan, terms: QuestionTerms) -> None:
+    """ "What different payment methods are there?": the asked columns' values, each once,
+    not the rows that hold them."""
+    if terms.shape.distinct and not plan.aggregate and plan.columns and not plan.limit:
+        plan.values_only = True
+        if plan.order_by not in plan.columns:
+            plan.order_by = None
 
 
 def _unit_not_groups(plan: QueryPlan) -> None:

@@ -357,3 +357,11 @@ def test_an_amount_said_after_a_thing_is_its_own_total(warehouse_layer: Semantic
     assert "AVG(`invoice`.`total`)" in sql and "invoiceLine" not in sql
     lines = _sql("What is the average amount of invoice lines?", warehouse_layer)
     assert "AVG(`invoiceLine`.`amount`)" in lines  # the lines have an amount of their own
+
+
+def test_the_different_values_of_a_column_are_listed_once(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("What different payment methods are there?", warehouse_layer)
+    assert sql.startswith("SELECT DISTINCT `payment`.`method` FROM")
+    assert sql.endswith("ORDER BY `payment`.`method`")
+    counted = _sql("How many different payment methods are there?", warehouse_layer)
+    assert "COUNT(" in counted and "SELECT DISTINCT" not in counted
