@@ -47,6 +47,23 @@ def _span(plan: QueryPlan, terms: QuestionTerms, resolved: Resolved) -> None:
         plan.aggregate = terms.shape.aggregate
 
 
+_OWN_TOTALS = frozenset({"total", "amount", "value"})
+_BEFORE_A_THING = frozenset({"average", "mean", "total", "sum", "largest", "biggest",
+                             "smallest", "highest", "lowest", "maximum", "minimum"})  # fmt: skip
+
+
+def _own_totals(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer) -> list[ColumnRef]:
+    """ "the average invoice": an aggregate said of a thing with one total column of its
+    own is of that column (invoice.total)."""
+    found = []
+    for pos, table, _ in resolved.entities:
+        if pos and terms.tokens[pos - 1].norm in _BEFORE_A_THING:
+            totals = [c for c in layer.tables[table].columns if phrase(c) in _OWN_TOTALS]
+            if len(totals) == 1:
+                found.append(ColumnRef(table, totals[0]))
+    return list(dict.fromkeys(found))
+
+
 def amount_columns(
     terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer
 ) -> list[ColumnRef]:
@@ -107,6 +124,8 @@ def _amount(
             )
         )
     )
+    if wants_amount and not numeric:
+        numeric = _own_totals(terms, resolved, layer)
     if wants_amount and numeric:
         plan.aggregate = shape.aggregate if shape.aggregate in _AMOUNTS else "sum"
         plan.measure = numeric[0]

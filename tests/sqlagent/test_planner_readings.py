@@ -365,3 +365,11 @@ def test_the_different_values_of_a_column_are_listed_once(warehouse_layer: Seman
     assert sql.endswith("ORDER BY `payment`.`method`")
     counted = _sql("How many different payment methods are there?", warehouse_layer)
     assert "COUNT(" in counted and "SELECT DISTINCT" not in counted
+
+
+def test_an_aggregate_of_a_thing_is_of_its_own_total(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql(
+        "Which customers' average invoice is bigger than the overall average invoice?",
+        warehouse_layer,
+    )
+    assert "AVG(`invoice`.`total`)" in sql and "HAVING" in sql
