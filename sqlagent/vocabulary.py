@@ -97,6 +97,11 @@ def _column_phrases(column: str, data_type: str = "") -> list[str]:
     found = [base]
     if data_type in ("integer", "decimal") and (unit := unit_of(column)):
         found.append(base.removesuffix(f" {unit}"))  # "a capacity of 200 tons"
+    if data_type in ("date", "datetime") and len(base.split()) > 2:
+        # "calibration due" of calibrationDueOn: the last word only says it is a date
+        for suffix in (" on", " at", " date"):
+            if base.endswith(suffix):
+                found.append(base.removesuffix(suffix))
     if base == "address":
         found.append("street address")
     # Booleans read as adjectives: isActive -> "active", hasSignature -> "signature".

@@ -373,3 +373,8 @@ def test_an_aggregate_of_a_thing_is_of_its_own_total(warehouse_layer: SemanticLa
         warehouse_layer,
     )
     assert "AVG(`invoice`.`total`)" in sql and "HAVING" in sql
+
+
+def test_a_date_column_is_named_without_its_date_word(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("Which equipment has calibration due before April 1, 2026?", warehouse_layer)
+    assert "`equipment`.`calibrationDueOn` < '2026-04-01'" in sql
