@@ -343,15 +343,25 @@ _AMOUNTS = (
 )
 
 
+_RANKED_TOTAL = re.compile(
+    r"\b(?:highest|largest|greatest|biggest|lowest|smallest) total\b(?! (?:of|amount|value))"
+)
+
+
 def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
     q = _without_comparisons(question.lower())
     aggregate = None
     # "the number of" counts; "the phone number of" names a column
-    counted = r"(?:^|\b(?:the|a|total|what|which|and|of|by|with|in))\s+number of"
+    counted = (
+        r"(?:^|\b(?:the|a|total|what|which|and|of|by|with|in|highest|largest|greatest"
+        r"|biggest|lowest|smallest))\s+number of"
+    )
     if re.search(rf"\b(how many|count of|count the)\b|{counted}", q):
         aggregate = "count"
-    # An amount said outright wins over a count ("how many hours in total").
-    aggregate = next((name for name, said in _AMOUNTS if re.search(said, q)), aggregate)
+    # An amount said outright wins over a count ("how many hours in total"); "the largest
+    # total" ranks by a total column and sums nothing ("the largest total of" does).
+    amounts = _RANKED_TOTAL.sub(" ", q)
+    aggregate = next((name for name, said in _AMOUNTS if re.search(said, amounts)), aggregate)
     group = re.search(
         r"\b(?:per|for each|each|by|in each|broken down by|grouped by)\s+([a-z][a-z ]*?)"
         r"(?=\s+(?:in|during|between|from|since|for|with|and|were|was|is|are)\b|\s*[?.,(]|$)",

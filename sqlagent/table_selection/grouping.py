@@ -28,7 +28,9 @@ def group_by(
     shape = terms.shape
     q = terms.text
     superlative = re.match(r"^(which|what|who)\b", q) and re.search(
-        r"\b(most|least|highest|lowest|best|worst|fewest|top)\b", q
+        r"\b(most|least|highest|lowest|largest|smallest|biggest|greatest|best|worst|fewest"
+        r"|top)\b",
+        q,
     )
     amounts = amount_columns(terms, resolved, layer)
     by_amount = superlative or re.search(r"\b(most|least|top)\b", q)

@@ -378,3 +378,16 @@ def test_an_aggregate_of_a_thing_is_of_its_own_total(warehouse_layer: SemanticLa
 def test_a_date_column_is_named_without_its_date_word(warehouse_layer: SemanticLayer) -> None:
     sql = _sql("Which equipment has calibration due before April 1, 2026?", warehouse_layer)
     assert "`equipment`.`calibrationDueOn` < '2026-04-01'" in sql
+
+
+def test_a_superlative_of_a_number_column_ranks_the_rows(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("Which quote has the largest total?", warehouse_layer)  # a column, not a sum
+    assert "SUM(" not in sql and "ORDER BY `quote`.`total` DESC" in sql and sql.endswith("LIMIT 1")
+    lowest = _sql("List the 3 employees with the lowest hourly rate.", warehouse_layer)
+    assert "`employee`.`hourlyRate` ASC" in lowest and lowest.endswith("LIMIT 3")
+    summed = _sql("Which customer has the largest total of invoices?", warehouse_layer)
+    assert "SUM(`invoice`.`total`)" in summed and summed.endswith("LIMIT 1")
+    counted = _sql("Which branch has the largest number of employees?", warehouse_layer)
+    assert "COUNT(DISTINCT `employee`.`id`)" in counted and "GROUP BY `branch`.`id`" in counted
+    with pytest.raises(CannotAnswer, match="highest and the lowest"):
+        _plan("What are the largest and the smallest quote totals?", warehouse_layer)
