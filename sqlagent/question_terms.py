@@ -343,19 +343,18 @@ _AMOUNTS = (
 )
 
 
-_RANKED_TOTAL = re.compile(
-    r"\b(?:highest|largest|greatest|biggest|lowest|smallest) total\b(?! (?:of|amount|value))"
-)
+# Superlatives of a number: the rows with the highest or lowest of it come first.
+HIGHEST = ("highest", "largest", "biggest", "greatest")
+LOWEST = ("lowest", "smallest")
+_SUPERLATIVES = "|".join(HIGHEST + LOWEST)
+_RANKED_TOTAL = re.compile(rf"\b(?:{_SUPERLATIVES}) total\b(?! (?:of|amount|value))")
 
 
 def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
     q = _without_comparisons(question.lower())
     aggregate = None
     # "the number of" counts; "the phone number of" names a column
-    counted = (
-        r"(?:^|\b(?:the|a|total|what|which|and|of|by|with|in|highest|largest|greatest"
-        r"|biggest|lowest|smallest))\s+number of"
-    )
+    counted = rf"(?:^|\b(?:the|a|total|what|which|and|of|by|with|in|{_SUPERLATIVES}))\s+number of"
     if re.search(rf"\b(how many|count of|count the)\b|{counted}", q):
         aggregate = "count"
     # An amount said outright wins over a count ("how many hours in total"); "the largest

@@ -167,6 +167,15 @@ def _add_tables(entries: dict[str, list[Entry]], layer: SemanticLayer) -> None:
             entries[key].append(Entry("group", table=name, columns=members))
 
 
+AMOUNT_WORDS = frozenset({"amount", "total", "value"})
+
+
+def own_total(layer: SemanticLayer, table: str) -> str | None:
+    """The one column a table's own amount is in ("total" of invoice), if it has one."""
+    totals = [c for c in layer.tables[table].columns if phrase(c) in AMOUNT_WORDS]
+    return totals[0] if len(totals) == 1 else None
+
+
 def _add_table_heads(entries: dict[str, list[Entry]], layer: SemanticLayer) -> None:
     """The last word of a table's name, when no other table's name ends in it and nothing
     else is called so: "contracts" are the customerContract rows, "feedback" the

@@ -7,7 +7,7 @@ from sqlagent.question_terms import Mention, QuestionTerms
 from sqlagent.resolution.context import far, head_table, in_context
 from sqlagent.resolution.resolved import Resolved, Said, negated_before, negation_words
 from sqlagent.resolution.terms import resolve_term
-from sqlagent.vocabulary import Entry, phrase
+from sqlagent.vocabulary import AMOUNT_WORDS, Entry, own_total, phrase
 
 # Verbs that are also column names somewhere ("make" of a vehicle).
 FILLER_VERBS = frozenset({"make", "made", "use", "used", "hold", "own", "carry", "book"})
@@ -102,20 +102,17 @@ def _resolve_column_meaning(
     out.columns.append((mention.position, ref))
 
 
-_AMOUNTS = frozenset({"amount", "total", "value"})
-
-
 def _owners_amount(
     mention: Mention, entries: tuple[Entry, ...], owner: str | None, layer: SemanticLayer
 ) -> ColumnRef | None:
     """ "the invoice amount": an amount said right after a table without a column of that
     name is the table's own total (invoice.total), not the amount of its lines."""
-    if owner is None or mention.text.lower() not in _AMOUNTS:
+    if owner is None or mention.text.lower() not in AMOUNT_WORDS:
         return None
     if any(e.table == owner for e in entries):
         return None  # the table has a column called so
-    totals = [c for c in layer.tables[owner].columns if phrase(c) in _AMOUNTS]
-    return ColumnRef(owner, totals[0]) if len(totals) == 1 else None
+    total = own_total(layer, owner)
+    return ColumnRef(owner, total) if total else None
 
 
 def _is_filter(entry: Entry, layer: SemanticLayer) -> bool:

@@ -8,7 +8,7 @@ from functools import lru_cache
 from registries.services import SemanticLayer
 from sqlagent.join_paths import related
 from sqlagent.plan import CannotAnswer, ColumnRef, QueryPlan
-from sqlagent.question_terms import QuestionTerms
+from sqlagent.question_terms import HIGHEST, LOWEST, QuestionTerms
 from sqlagent.resolution import Resolved
 from sqlagent.table_selection.anchor import filter_tables
 from sqlagent.table_selection.date_range import date_column
@@ -27,11 +27,8 @@ def group_by(
 ) -> Grouping:
     shape = terms.shape
     q = terms.text
-    superlative = re.match(r"^(which|what|who)\b", q) and re.search(
-        r"\b(most|least|highest|lowest|largest|smallest|biggest|greatest|best|worst|fewest"
-        r"|top)\b",
-        q,
-    )
+    ranks = "|".join(("most", "least", "best", "worst", "fewest", "top", *HIGHEST, *LOWEST))
+    superlative = re.match(r"^(which|what|who)\b", q) and re.search(rf"\b({ranks})\b", q)
     amounts = amount_columns(terms, resolved, layer)
     by_amount = superlative or re.search(r"\b(most|least|top)\b", q)
     if shape.group_by and not (by_amount and _names_amount(shape.group_by, amounts)):

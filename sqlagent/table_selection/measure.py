@@ -6,10 +6,10 @@ from dataclasses import replace
 
 from registries.services import NEVER_BRIDGE_ROLES, SemanticLayer
 from sqlagent.plan import NUMERIC, CannotAnswer, ColumnRef, QueryPlan
-from sqlagent.question_terms import QuestionTerms
+from sqlagent.question_terms import HIGHEST, LOWEST, QuestionTerms
 from sqlagent.resolution import Resolved
 from sqlagent.table_selection.understood import counted_and_measured
-from sqlagent.vocabulary import phrase
+from sqlagent.vocabulary import own_total, phrase
 
 AGGREGATE_WORDS = frozenset({"total", "sum", "average", "count", "number", "mean", "amount"})
 _AMOUNTS = ("sum", "avg", "min", "max")
@@ -47,9 +47,8 @@ def _span(plan: QueryPlan, terms: QuestionTerms, resolved: Resolved) -> None:
         plan.aggregate = terms.shape.aggregate
 
 
-_OWN_TOTALS = frozenset({"total", "amount", "value"})
-_BEFORE_A_THING = frozenset({"average", "mean", "total", "sum", "largest", "biggest",
-                             "smallest", "highest", "lowest", "maximum", "minimum"})  # fmt: skip
+_BEFORE_A_THING = frozenset({"average", "mean", "total", "sum", "maximum", "minimum",
+                             *HIGHEST, *LOWEST})  # fmt: skip
 
 
 def _own_totals(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer) -> list[ColumnRef]:
@@ -57,10 +56,12 @@ def _own_totals(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer) 
     own is of that column (invoice.total)."""
     found = []
     for pos, table, _ in resolved.entities:
-        if pos and terms.tokens[pos - 1].norm in _BEFORE_A_THING:
-            totals = [c for c in layer.tables[table].columns if phrase(c) in _OWN_TOTALS]
-            if len(totals) == 1:
-                found.append(ColumnRef(table, totals[0]))
+        if (
+            pos
+            and terms.tokens[pos - 1].norm in _BEFORE_A_THING
+            and (total := own_total(layer, table))
+        ):
+            found.append(ColumnRef(table, total))
     return list(dict.fromkeys(found))
 
 

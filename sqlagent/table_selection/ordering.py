@@ -6,7 +6,7 @@ import re
 
 from registries.services import SemanticLayer, Table
 from sqlagent.plan import DATES, NUMERIC, CannotAnswer, ColumnRef, QueryPlan
-from sqlagent.question_terms import QuestionTerms
+from sqlagent.question_terms import HIGHEST, LOWEST, QuestionTerms
 from sqlagent.table_selection.date_range import AUDIT
 
 
@@ -16,7 +16,7 @@ def order(plan: QueryPlan, terms: QuestionTerms, layer: SemanticLayer) -> None:
     if plan.aggregate and (plan.group_table or plan.group_column):
         superlative = re.search(r"\b(most|least|fewest)\b", q) or _SUPERLATIVE.search(q)
         if shape.descending is not None or shape.top_n or superlative:
-            least = superlative and superlative.group(1) not in ("most", *_HIGH)
+            least = superlative and superlative.group(1) not in ("most", *HIGHEST)
             plan.descending = shape.descending is not False and not least
             plan.limit = shape.top_n or (1 if superlative else None)
         return
@@ -38,23 +38,21 @@ def order(plan: QueryPlan, terms: QuestionTerms, layer: SemanticLayer) -> None:
         plan.limit = shape.top_n
 
 
-_HIGH = ("highest", "largest", "biggest", "greatest")
-_LOW = ("lowest", "smallest")
-_SUPERLATIVE = re.compile(rf"\b({'|'.join(_HIGH + _LOW)})\b")
+_SUPERLATIVE = re.compile(rf"\b({'|'.join(HIGHEST + LOWEST)})\b")
 
 
 def _by_number(plan: QueryPlan, terms: QuestionTerms, layer: SemanticLayer) -> bool:
     """ "the highest hourly rate", "the 3 employees with the lowest hourly rate": the rows
     ranked by the one number column the question names, the first ones kept."""
     said = _SUPERLATIVE.search(terms.text)
-    if said and len({w in _HIGH for w in _SUPERLATIVE.findall(terms.text)}) > 1:
+    if said and len({w in HIGHEST for w in _SUPERLATIVE.findall(terms.text)}) > 1:
         raise CannotAnswer("the highest and the lowest at once are not compiled without an LLM")
     numbers = [
         c for c in plan.columns if layer.tables[c.table].columns[c.column].data_type in NUMERIC
     ]
     if said is None or len(numbers) != 1:
         return False
-    plan.order_by, plan.descending = numbers[0], said.group(1) in _HIGH
+    plan.order_by, plan.descending = numbers[0], said.group(1) in HIGHEST
     plan.limit = terms.shape.top_n or 1
     return True
 

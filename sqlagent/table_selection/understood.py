@@ -6,7 +6,7 @@ from core.language import function_words
 from registries.services import SemanticLayer
 from sqlagent.dates import DATE_VERBS
 from sqlagent.plan import CannotAnswer, UnknownWords
-from sqlagent.question_terms import QuestionTerms
+from sqlagent.question_terms import HIGHEST, LOWEST, QuestionTerms
 from sqlagent.resolution import Resolved
 from sqlagent.vocabulary import phrase
 
@@ -20,8 +20,8 @@ FILLER = frozenset(
     led signed oversaw made make show give list name names count total sum each per
     recent latest oldest newest earliest alphabetically order ordered sorted entry record
     percent percentage share proportion ratio month year amount yet that maximum
-    minimum highest lowest largest smallest biggest greatest""".split()  # noqa: SIM905
-)
+    minimum""".split()  # noqa: SIM905
+) | {*HIGHEST, *LOWEST}
 
 
 _AGGREGATE_WORDS = {"maximum": "max", "max": "max", "minimum": "min", "min": "min",

@@ -1,9 +1,8 @@
 """The kind of words a question asks for, and whether a sentence holds such words.
 
 "How long before I can try again?" asks for a time ("for 15 minutes"), "how many hours of
-training" for a number of hours, "at what temperature" for degrees. A passage on the topic
-that holds no such words ("crews follow the cold weather plan from November to March") is
-evidence that it does not answer, on any corpus: the kinds are those of English questions,
+training" for a number of hours, "at what temperature" for degrees. The extractive answer
+ranks the sentences that hold such words higher; the kinds are those of English questions,
 not of one set of documents. A question's own numbers and dates are no answer to it.
 
 The wh-phrase counts where a clause starts ("If one of our guys is hurt, how fast does
