@@ -3,8 +3,9 @@ of a table's or column's name (`schema_words`), or a value stored in a column (`
 
 from dataclasses import dataclass
 
+from core.language import word_tags
 from sqlagent.linking.question import STOP, Word
-from sqlagent.linking.schema_words import Element, SchemaWords, root, stem
+from sqlagent.linking.schema_words import KIND_WORDS, Element, SchemaWords, root, stem
 from sqlagent.linking.signals import (
     AGGREGATES,
     ASCENDING,
@@ -53,12 +54,32 @@ def name_links(words: tuple[Word, ...], schema: SchemaWords, *, roots: bool = Tr
                     continue  # "the count", "the most": a count, not bathroom_count, most_popular
                 flag = roots and element.column is not None
                 names = element.names + (_without_verb(element.names[0][0]) if flag else ())
-                fits = (s * _fit(name, run, roots) for name, s in names)
+                plural = flag and _plural(words[start + size - 1])
+                fits = (
+                    s * _fit(name, run, roots) * (_PLURAL_KIND_FREE if plural and _kind_free(name, element) else 1)
+                    for name, s in names
+                )
                 score = max(fits, default=0.0)
                 if score > found.get(element, 0.0):
                     found[element] = score
             links += [Link(start, start + size, e, score) for e, score in found.items() if score]
     return [x for x in links if not _said_as_aggregate(x, words, links)]
+
+
+# A plural names rows: "transactions" is `Financial_Transactions` more surely than
+# `transaction_type` shortened ("transaction types" would name that column).
+_PLURAL_KIND_FREE = 0.75
+
+
+def _plural(word: Word) -> bool:
+    return word.lower != word.lemma and not word.quoted
+
+
+def _kind_free(name: tuple[str, ...], element: Element) -> bool:
+    """Whether the name is the column's without its kind word ("transaction" of
+    `transaction_type`); a name column's rows are its table's (`Location_Name`)."""
+    full = element.names[0][0]
+    return len(full) > 1 and full[-1] in KIND_WORDS - {"name"} and name[-1:] == full[-2:-1]
 
 
 def _said_as_aggregate(link: Link, words: tuple[Word, ...], links: list[Link]) -> bool:
@@ -101,7 +122,22 @@ def _fit(name: tuple[str, ...], run: tuple[str, ...], roots: bool) -> float:
             return 0.95 * weight
         if all(_same_stem(a, b, roots) for a, b in zip(candidate, name, strict=True)):
             return 0.8 * weight
+        if _shortened(candidate, name):
+            return 0.75 * weight
     return 0.0
+
+
+def _shortened(said: tuple[str, ...], name: tuple[str, ...]) -> bool:
+    """A name of several words, one of them cut short and the rest as said: "account
+    balance" for `acc_bal`, "population density" for `pop_density`."""
+    if len(name) < 2:
+        return False
+    cut = [
+        3 <= len(b) <= 4 and len(a) >= len(b) + 2 and a.startswith(b)
+        for a, b in zip(said, name, strict=True)
+    ]
+    same = [a == b for a, b in zip(said, name, strict=True)]
+    return sum(cut) == 1 and all(c or s for c, s in zip(cut, same, strict=True))
 
 
 def _same_stem(a: str, b: str, roots: bool) -> bool:
@@ -116,13 +152,16 @@ def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWor
     a value; a plain word that also names part of the schema hardly ever is."""
     elements = {(e.table, e.column): e for e in schema.elements if e.column}
     lows = lowers(words)
+    tags = word_tags(tuple(w.text for w in words))
     links: list[Link] = []
     for start in range(len(words)):
         for size in range(min(values.longest, len(words) - start), 0, -1):
             run = words[start : start + size]
             if size > 1 and any(w.quoted for w in run):
                 continue
-            if size == 1 and _a_count_or_bound(run[0], lows, start):
+            if size == 1 and (
+                _a_count_or_bound(run[0], lows, start) or _a_verb(run[0], tags, start)
+            ):
                 continue
             text = run[0].text if run[0].quoted else " ".join(w.text for w in run)
             found = schema.term_values.get(value_key(text)) or values.find(text)
@@ -154,6 +193,21 @@ def _sex_codes(word: Word, values: StoredValues) -> tuple[tuple[str, str, str], 
     if code is None:
         return ()
     return tuple(f for f in values.find(code) if f[1].lower() in _SEX_COLUMNS)
+
+
+# Verbs in the present, which a plain word stored as a value hardly ever is: "tracks that
+# belong to Jazz" is no track named 'Belong' ("cancelled", "completed" may be statuses).
+_PRESENT_VERBS = frozenset({"VB", "VBP", "VBZ"})
+
+
+# After these a word is read as a thing, whatever its tag says ("by bus or walk").
+_BEFORE_THINGS = frozenset({"IN", "CC", "DT", "TO", "PRP$"})
+
+
+def _a_verb(word: Word, tags: tuple[str, ...], at: int) -> bool:
+    after_thing_word = at > 0 and tags[at - 1] in _BEFORE_THINGS
+    plain = not (word.quoted or word.capitalised)
+    return tags[at] in _PRESENT_VERBS and plain and not after_thing_word
 
 
 def _a_count_or_bound(word: Word, lows: list[str], index: int) -> bool:

@@ -8,6 +8,8 @@ from sqlagent.linking.reading_base import ReaderBase
 
 ORDER_VERBS = [[verb] for verb in sig.ORDER_VERBS]
 
+_DIRECTIONS = [["decreasing"], ["increasing"], ["descending"], ["ascending"]]
+
 # Superlatives whose direction depends on what is ordered: an age, or a date.
 _OF_AGE_OR_DATE = frozenset({"oldest", "youngest"})
 
@@ -66,6 +68,7 @@ class OrderSteps(ReaderBase):
             if low != "by" or i in self.intent.used:
                 continue
             at = i + 1 + (self.lows[i + 1 : i + 2] == ["the"])
+            at += self.lows[at : at + 1] in _DIRECTIONS  # "by decreasing number of airports"
             first = max(0, i - 1) if self.lows[i - 1 : i] in ORDER_VERBS else i
             if sig.phrase_at(self.lows, at, sig.COUNT_WORDS) and not self.count:
                 if self._order_by_count(at, self._by_direction(at)):
@@ -107,7 +110,12 @@ class OrderSteps(ReaderBase):
 
     def _which_first(self, start: int) -> bool | None:
         """ "highest first", "lowest last": the direction, in words that are no column
-        (not `first_name`); None where the order does not say which comes first."""
+        (not `first_name`), "from low to high"; None where the order does not say which
+        comes first."""
+        span = sig.from_to(self.lows)
+        if span is not None:
+            self.use(*span[:2])
+            return span[2]
         for n in range(start + 1, min(len(self.lows), start + 7)):
             said, before = self.lows[n], self.lows[n - 1]
             high, low = before in sig.DESCENDING | sig.DESCENDING_ORDER, before in sig.ASCENDING
@@ -122,7 +130,9 @@ class OrderSteps(ReaderBase):
     def _order_by_count(self, at: int, descending: bool) -> bool:
         """ "sorted by the number of airports", "in descending order of the count": rows
         counted, not a column, when a count is asked for too or a table follows."""
-        while at < len(self.lows) and self.lows[at] in sig.DETERMINERS:
+        while at < len(self.lows) and (
+            self.lows[at] in sig.DETERMINERS or [self.lows[at]] in _DIRECTIONS
+        ):
             at += 1  # "in descending order of their corresponding number of guests"
         frequency = self.lows[at : at + 1] == ["frequency"]  # how often each value occurs
         size = sig.phrase_at(self.lows, at, sig.COUNT_WORDS) or int(frequency)

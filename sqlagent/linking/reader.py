@@ -14,7 +14,7 @@ from sqlagent.linking.intent import Intent, Output
 from sqlagent.linking.orders import OrderSteps
 from sqlagent.linking.periods import PeriodSteps
 from sqlagent.linking.reading_base import Unreadable
-from sqlagent.linking.schema_words import Element
+from sqlagent.linking.schema_words import Element, name_words, verb_root
 from sqlagent.linking.superlatives import SuperlativeSteps
 
 __all__ = ["Reader", "Unreadable"]
@@ -238,6 +238,7 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
                 self.intent.outputs.append(Output(element, aggregate or None, distinct=distinct))
         if not any(o.element for o in self.intent.outputs):
             self._how_measure()
+        self._when()
         self._postfix_aggregate()
         if self.count and not any(o.aggregate == "count" for o in self.intent.outputs):
             self.intent.outputs.append(Output(None, "count"))
@@ -247,12 +248,20 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
         """ "the maximum level of managers in countries that are not Australia", "the total
         enrollment of all schools": with an aggregate and no grouping asked, a column the
         conditions already read, or all of whose rows are meant, is what is aggregated
-        over, not a group."""
-        if self.intent.group is not None or self.intent.having is not None or self.count:
-            return False
-        if not any(o.aggregate for o in self.intent.outputs):
+        over, not a group. A count with no groups asked is one number ("how many rooms
+        have a king bed": a column said after what is counted is no group), and a column
+        shown with its aggregate is not shown again."""
+        if self.intent.group is not None or self.intent.having is not None:
             return False
         conditioned = any(c.element == element for c in self.intent.conditions)
+        counted = self.intent.count_of
+        if self.count:
+            after = bool(counted) and choice.start >= counted.start
+            return after and (conditioned or not self._in_groups())
+        if not any(o.aggregate for o in self.intent.outputs):
+            return False
+        if any(o.aggregate and o.element == element for o in self.intent.outputs):
+            return True
         return conditioned or self.lows[choice.start - 1 : choice.start] == ["all"]
 
     def _shared(self, choice: Choice, last: tuple[Choice, list[str]] | None) -> list[str]:
@@ -401,6 +410,29 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
                 self.use(i, i + 2)
             return
 
+    def _when(self) -> None:
+        """ "When did the staff member Janessa Sawayn leave the company?": the date its verb
+        names (`date_left_staff`), else the one date of the rows asked about. Columns the
+        conditions read ("with first name as Janessa") are not what is asked."""
+        conditioned = {c.element for c in self.intent.conditions}
+        outputs = self.intent.outputs
+        if self.lows[:1] != ["when"] or any(
+            o.aggregate or (o.element and o.element not in conditioned) for o in outputs
+        ):
+            return
+        tables = self.chosen.tables or [c.table for c in self.chosen.choices]
+        dates = [
+            e
+            for e in self.schema.elements
+            if e.table in tables and e.column and e.data_type in ("date", "datetime")
+        ]
+        said = {verb_root(w.lower) for w in self.words[1:] if w.content}
+        named = [e for e in dates if said & _own_roots(e)]
+        found = named or dates
+        if len(found) == 1:
+            self.intent.outputs = [Output(found[0])]
+            self.use(0, 1)
+
     def _labelled(self, choice: Choice, element: Element) -> Element:
         """ "the names of the aircraft": a name in no table the question names is the
         label of the table named right after it; "the id of the student" is its key."""
@@ -498,3 +530,10 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
 def _a_key(element: Element) -> bool:
     """A key holds numbers that count nothing: "how many schools" is not School_ID's sum."""
     return element.primary_key or (element.column or "").lower().endswith("id")
+
+
+def _own_roots(date: Element) -> set[str]:
+    """The words a date column's name adds to its table's and to "date": `date_left_staff`
+    of Staff is "left"."""
+    common = {"date", *name_words(date.table)}
+    return {verb_root(w) for w in date.names[0][0] if w not in common}

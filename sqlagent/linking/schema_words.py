@@ -74,12 +74,18 @@ def value_key(text: str) -> str:
 _INITIALS = {"f": "first", "l": "last", "m": "middle"}  # FName, LName, MName
 
 
+# A name written without its separator after a letter or two: `bname`, `cname`, `dname`.
+_GLUED_NAME = re.compile(r"^([a-z]{1,2})(name)$")
+
+
 def name_words(identifier: str) -> tuple[str, ...]:
     out: list[str] = []
     parts = words(identifier)
     for n, word in enumerate(parts):
         if word in _INITIALS and parts[n + 1 : n + 2] == ["name"]:
             out.append(_INITIALS[word])
+        elif word not in ABBREVIATIONS and (glued := _GLUED_NAME.match(word)):
+            out.extend(glued.groups())
         else:
             out.extend(ABBREVIATIONS.get(word, (word,)))
     return tuple(out)
@@ -98,6 +104,23 @@ def root(word: str) -> str:
     """The Snowball stem, for what the crude one misses: "hired" and "hire", "cities" and
     "city"."""
     return str(_SNOWBALL.stemWord(word))
+
+
+# Past forms that no stemmer meets with their verb, as date columns are named after them
+# (`date_left_staff`, `date_became_customer`).
+_IRREGULAR_PASTS = {
+    "left": "leave", "became": "become", "began": "begin", "begun": "begin", "made": "make",
+    "paid": "pay", "sold": "sell", "bought": "buy", "built": "build", "held": "hold",
+    "won": "win", "took": "take", "taken": "take", "gave": "give", "given": "give",
+    "came": "come", "went": "go", "gone": "go", "got": "get", "found": "find",
+    "sent": "send", "spent": "spend", "met": "meet", "wrote": "write", "written": "write",
+    "born": "bear", "ran": "run", "shipped": "ship", "closed": "close", "opened": "open",
+}  # fmt: skip
+
+
+def verb_root(word: str) -> str:
+    """The Snowball stem of a word's present form: "left" and "leave" meet."""
+    return root(_IRREGULAR_PASTS.get(word, word))
 
 
 def _column_names(

@@ -2,6 +2,7 @@
 superlatives, comparisons, grouping, ordering, negation. Generic grammar, no schema words."""
 
 import re
+from collections.abc import Sequence
 
 from sqlagent.linking.question import Word
 
@@ -164,3 +165,22 @@ SHAPE_WORDS = frozenset(
     | {"each", "per", "every", "both", "only", "except", "also", "total", "number", "count",
        "times", "average", "percentage", "percent", "share", "ratio", "same", "different"}
 ) - {"the", "to", "at", "no", "than", "or"}  # fmt: skip
+
+
+_HIGH = frozenset({"high", "highest", "large", "largest", "big", "biggest", "most", "many"})
+_LOW = frozenset({"low", "lowest", "small", "smallest", "little", "least", "few", "fewest"})
+
+
+def from_to(lows: Sequence[str]) -> tuple[int, int, bool] | None:
+    """ "from low to high", "from the largest to the smallest": the words and whether the
+    order descends."""
+    for i, low in enumerate(lows):
+        if low != "from":
+            continue
+        rest = [w for w in lows[i + 1 : i + 7] if w != "the"]
+        if len(rest) >= 3 and rest[1] == "to":
+            if rest[0] in _HIGH and rest[2] in _LOW:
+                return i, i + 1 + lows[i + 1 :].index(rest[2]) + 1, True
+            if rest[0] in _LOW and rest[2] in _HIGH:
+                return i, i + 1 + lows[i + 1 :].index(rest[2]) + 1, False
+    return None
