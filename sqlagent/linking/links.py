@@ -56,7 +56,7 @@ def name_links(words: tuple[Word, ...], schema: SchemaWords, *, roots: bool = Tr
                 names = element.names + (_without_verb(element.names[0][0]) if flag else ())
                 plural = flag and _plural(words[start + size - 1])
                 fits = (
-                    s * _fit(name, run, roots) * (_PLURAL_KIND_FREE if plural and _kind_free(name, element) else 1)
+                    s * _fit(name, run, roots) * _plural_discount(plural, name, element)
                     for name, s in names
                 )
                 score = max(fits, default=0.0)
@@ -73,6 +73,10 @@ _PLURAL_KIND_FREE = 0.75
 
 def _plural(word: Word) -> bool:
     return word.lower != word.lemma and not word.quoted
+
+
+def _plural_discount(plural: bool, name: tuple[str, ...], element: Element) -> float:
+    return _PLURAL_KIND_FREE if plural and _kind_free(name, element) else 1.0
 
 
 def _kind_free(name: tuple[str, ...], element: Element) -> bool:
