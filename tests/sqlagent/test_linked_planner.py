@@ -453,6 +453,38 @@ SPIDER_READINGS = [
         "SELECT T1.County_name FROM county AS T1 JOIN election AS T2 ON T1.County_id = "
         "T2.District GROUP BY T1.County_id HAVING COUNT(*) >= 2",
     ),
+    (  # a plural names rows: "transactions" is the table, not transaction_type cut short
+        "customers_and_invoices",
+        "Which account id has the greatest number of transactions?",
+        "SELECT account_id FROM Financial_Transactions GROUP BY account_id "
+        "ORDER BY COUNT(*) DESC LIMIT 1",
+    ),
+    (  # the counted column said after the count is a condition, not a group
+        "inn_1",
+        "How many rooms are there with a queen bed?",
+        "SELECT COUNT(*) FROM Rooms WHERE bedType = 'Queen'",
+    ),
+    (  # a name glued to its table's initial: bname
+        "loan_1",
+        "List the names of banks in New York state.",
+        "SELECT bname FROM bank WHERE state = 'New York'",
+    ),
+    (  # a name of words cut short: acc_bal
+        "loan_1",
+        "What is the average account balance of customers in Utah?",
+        "SELECT AVG(acc_bal) FROM customer WHERE state = 'Utah'",
+    ),
+    (  # "when did ... leave": the date column named by the verb
+        "driving_school",
+        "When did Camylle Weissnat leave?",
+        "SELECT date_left_staff FROM Staff WHERE first_name = 'Camylle' AND last_name = 'Weissnat'",
+    ),
+    (  # "belong" is a verb, not a stored value
+        "chinook_1",
+        "What is the total number of tracks that belong to the blues genre?",
+        "SELECT COUNT(*) FROM Track AS T1 JOIN Genre AS T2 ON T1.GenreId = T2.GenreId "
+        "WHERE T2.Name = 'Blues'",
+    ),
 ]
 
 
@@ -478,6 +510,11 @@ ORDERED_READINGS = [
         "manufactory_1",
         "List the manufacturers' names, sorted by the ones with the largest revenue first.",
         "SELECT Name, Revenue FROM Manufacturers ORDER BY Revenue DESC, Code",
+    ),
+    (  # "from high to low" is the direction of the order "by cost" names
+        "hospital_1",
+        "List the names of the procedures ordered by cost from high to low.",
+        "SELECT Name FROM Procedures ORDER BY Cost DESC",
     ),
 ]
 
@@ -512,6 +549,19 @@ def test_rows_ordered_by_frequency_are_counted(settings: Any) -> None:
     gold = _gold("SELECT Carrier FROM device GROUP BY Carrier", url)
     assert matches(gold, answer.rows, ordered=False), answer.sql
     assert "ORDER BY COUNT(*) DESC" in answer.sql  # how often each carrier occurs, most first
+
+
+def test_a_decreasing_number_of_rows_orders_the_groups_by_count(settings: Any) -> None:
+    url = _spider_url("swimming", settings)
+    question = (
+        "How many stadiums are there per country? "
+        "Order the countries by decreasing number of stadiums."
+    )
+    answer = _asked(question, url)
+    assert answer.status == "answered", answer.reason
+    gold = _gold("SELECT Country, COUNT(*) FROM stadium GROUP BY Country", url)
+    assert matches(gold, answer.rows, ordered=False), answer.sql
+    assert "ORDER BY COUNT(*) DESC" in answer.sql  # "decreasing" after "by": most first
 
 
 def test_one_total_asked_for_in_an_order_is_declined(settings: Any) -> None:
