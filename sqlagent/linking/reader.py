@@ -14,7 +14,7 @@ from sqlagent.linking.intent import Intent, Output
 from sqlagent.linking.orders import OrderSteps
 from sqlagent.linking.periods import PeriodSteps
 from sqlagent.linking.reading_base import Unreadable
-from sqlagent.linking.schema_words import Element, name_words, verb_root
+from sqlagent.linking.schema_words import Element, name_words, root, verb_root
 from sqlagent.linking.superlatives import SuperlativeSteps
 
 __all__ = ["Reader", "Unreadable"]
@@ -31,6 +31,10 @@ _BEFORE_COUNTED = frozenset({"of", "the", "our", "all", "different", "distinct",
 
 # Last words of columns that hold a code for a row, not what it is called.
 _CODES = frozenset({"code", "id", "key", "number", "no", "num"})
+
+# Words between "of" and the table it names: "the names of all the different shops".
+_QUANTIFIERS = sig.DETERMINERS | {"all", "each", "every", "different", "distinct", "unique",
+                                  "a", "an", "our", "these", "those"}  # fmt: skip
 
 # Words that list columns with the rows they are of: "branches with the city".
 _WITH = frozenset({("with",), ("and", "their"), ("and", "its"), ("along", "with")})
@@ -445,7 +449,14 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
                 if e.table == following and e.primary_key and e.names[0][0][-1:] == ("id",)
             ]  # fmt: skip
             return keys[0] if len(keys) == 1 else element
-        if not tables or element.table in tables or lemma not in ("name", "title"):
+        if lemma not in ("name", "title") or not tables:
+            return element
+        owner = self._table_after(choice.start + 1)
+        if owner is not None and owner != element.table:
+            # "the names and years of the movies" where only reviewers have a `name`: the
+            # movies' title
+            return self.named_label(owner) or element
+        if element.table in tables:
             return element
         found = self.chosen.after(choice.end - 1, within=3)
         if found is not None and found.is_table:
@@ -461,13 +472,57 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
         return element
 
     def _table_after(self, end: int) -> str | None:
-        """The table an "of the" after the asked columns names: "the id and name of the
-        student"."""
+        """The table an "of" after the columns asked names: "the id and name of the
+        student", "the id and details of the investor" (`Investor_details`), "the names
+        of all the device shops"."""
         for n in range(end, min(len(self.lows), end + 8)):
             if self.lows[n] == "of":
-                found = self.chosen.after(n, within=2)
-                return found.table if found is not None and found.is_table else None
+                around = self.chosen.at(n)
+                if around is not None and not around.is_value and around.start < n:
+                    return around.table if self._names_own_table(around, n) else None
+                return self._table_at(n + 1)
+            if not self._listed_column(n):
+                return None  # "the name for storms and the number of regions"
         return None
+
+    def _names_own_table(self, choice: Choice, of: int) -> bool:
+        """Whether the words after "of" in a column's run name its table: "details of the
+        investor" (`Investors`), not "ids of artists" (`Album.ArtistId`)."""
+        table = {root(w) for w in name_words(choice.table)}
+        said = [w.lemma for w in self.words[of + 1 : choice.end] if w.lower not in _QUANTIFIERS]
+        return bool(said) and all(root(w) in table for w in said)
+
+    def _listed_column(self, n: int) -> bool:
+        """Whether the word is part of a list of columns asked: "the id, name and age"."""
+        if self.lows[n] in ("and", "or") or self.lows[n] in sig.DETERMINERS:
+            return True
+        found = self.chosen.at(n)
+        return found is not None and not found.is_value and not found.is_table
+
+    def _table_at(self, n: int) -> str | None:
+        """The table named from word n on, past "all the" and "different"; of a compound
+        ("device shops") its last noun."""
+        while n < len(self.lows) and self.lows[n] in _QUANTIFIERS:
+            n += 1
+        found = self.chosen.at(n)
+        if found is None or found.start != n or not found.is_table:
+            return None
+        while self._compound(found):  # "device shops": shops; not "procedures physician"
+            found = self.chosen.at(found.end) or found
+        return found.table
+
+    def _compound(self, first: Choice) -> bool:
+        """Whether a table's name is the singular first noun of a compound whose head
+        names another table."""
+        head = self.chosen.at(first.end)
+        last = self.words[first.end - 1]
+        return (
+            head is not None
+            and head.is_table
+            and head.start == first.end
+            and last.lower == last.lemma
+            and not self.by_root(head)
+        )
 
     def _anchor_and_tables(self) -> None:
         intent = self.intent

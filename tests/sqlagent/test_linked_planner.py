@@ -479,6 +479,26 @@ SPIDER_READINGS = [
         "When did Camylle Weissnat leave?",
         "SELECT date_left_staff FROM Staff WHERE first_name = 'Camylle' AND last_name = 'Weissnat'",
     ),
+    (  # "the id and details of the investor": the id is the investor's
+        "tracking_share_transactions",
+        "Show the id and details of the investor that has the largest number of transactions.",
+        "SELECT T1.investor_id, T1.Investor_details FROM Investors AS T1 JOIN Transactions AS T2 "
+        "ON T1.investor_id = T2.investor_id GROUP BY T1.investor_id, T1.Investor_details "
+        "ORDER BY COUNT(*) DESC LIMIT 1",
+    ),
+    (  # "names of the albums" where only tracks have a `name`: the albums' title
+        "store_1",
+        "What are the names of the albums that have more than 25 tracks?",
+        "SELECT T1.title FROM albums AS T1 JOIN tracks AS T2 ON T1.id = T2.album_id "
+        "GROUP BY T1.id HAVING COUNT(*) > 25",
+    ),
+    (  # a compound's last noun is the table: "device shops" are shops
+        "device",
+        "What are the names of device shops, and what are the carriers that they carry "
+        "devices in stock for?",
+        "SELECT T3.Shop_Name, T1.Carrier FROM device AS T1 JOIN stock AS T2 "
+        "ON T1.Device_ID = T2.Device_ID JOIN shop AS T3 ON T2.Shop_ID = T3.Shop_ID",
+    ),
     (  # "belong" is a verb, not a stored value
         "chinook_1",
         "What is the total number of tracks that belong to the blues genre?",
