@@ -435,21 +435,41 @@ class ConditionSteps(ReaderBase):
         self.intent.conditions.append(Condition(target, op, self.words[at].text, at=i))
 
     def _against_average(self, i: int, op: str, at: int) -> int:
-        """ "more than the average number of points": the column against its own average."""
+        """ "more than the average number of points": the column against its own average;
+        "whose height is lower than the average", "younger than average": the measure said
+        before, or the one the comparison's adjective names."""
         words = self.lows[at : at + 3]
         if not {"average", "mean"} & set(words):
             return i + 1
         start = at + next(n for n, w in enumerate(words) if w in ("average", "mean")) + 1
-        measured = self.next_choice(start, within=3)
-        if measured is None or not measured.link.element.numeric:
-            return i + 1
-        element = self.take(measured)
+        measured = next(
+            (
+                c
+                for c in self.chosen.choices
+                if start <= c.start <= start + 2 and self.free_column(c) and c.link.element.numeric
+            ),
+            None,
+        )  # "the average checking balance": past the table's name
         before = self.chosen.before(i, within=4)
-        if self.free(before) and before is not None and before.link.element == element:
-            self.take(before)
-        self.use(i, measured.end)
+        said = before if self.free_column(before) and before.link.element.numeric else None
+        end = start
+        if measured is not None and (
+            said is None or measured.start == start or said.link.element == measured.link.element
+        ):
+            element = self.take(measured)
+            end = measured.end
+            if said is not None and said.link.element == element:
+                self.take(said)
+        elif said is not None:
+            element = self.take(said)
+        else:
+            found = self._dimension(sig.DIMENSIONS.get(self.lows[i], ()))
+            if found is None:
+                return i + 1
+            element = found
+        self.use(i, end)
         self.intent.conditions.append(Condition(element, op, None, against="avg", at=i))
-        return measured.end
+        return end
 
     def _joined(self) -> None:
         """Conditions joined by "or" are alternatives; two on one column where the question

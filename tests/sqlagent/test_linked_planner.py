@@ -499,6 +499,23 @@ SPIDER_READINGS = [
         "SELECT T3.Shop_Name, T1.Carrier FROM device AS T1 JOIN stock AS T2 "
         "ON T1.Device_ID = T2.Device_ID JOIN shop AS T3 ON T2.Shop_ID = T3.Shop_ID",
     ),
+    (  # "than the average" with no measure after it: the measure said before
+        "wedding",
+        "Show the name and country for all people whose age is smaller than the average.",
+        "SELECT Name, Country FROM people WHERE Age < (SELECT AVG(Age) FROM people)",
+    ),
+    (  # "younger than average": the measure the adjective names
+        "dorm_1",
+        "What is the first and last name of all students who are younger than average?",
+        "SELECT Fname, LName FROM Student WHERE Age < (SELECT AVG(Age) FROM Student)",
+    ),
+    (  # "the average checking balance": the measure past its table's name
+        "small_bank_1",
+        "What are the names of customers with checking balances lower than the average "
+        "checking balance?",
+        "SELECT T1.name FROM ACCOUNTS AS T1 JOIN CHECKING AS T2 ON T1.custid = T2.custid "
+        "WHERE T2.balance < (SELECT AVG(balance) FROM CHECKING)",
+    ),
     (  # "belong" is a verb, not a stored value
         "chinook_1",
         "What is the total number of tracks that belong to the blues genre?",
