@@ -49,9 +49,28 @@ class OrderSteps(ReaderBase):
             self.intent.need(element.table)
             return
         lows = set(self.lows)
+        if self._counts_in_order():
+            return
         if sig.ALPHABETICAL.search(" ".join(self.lows)) or {"ascending", "descending"} & lows:
             self.intent.order = Ordering(None, "descending" in lows, aggregate="output")
             self.use(0, 0)
+
+    def _counts_in_order(self) -> bool:
+        """ "the number of airports per country, ordered from most to least", "for each
+        city, how many stores, in descending order": counts in groups, ordered by the
+        count when the order names nothing else."""
+        if not self.count or self.intent.group is None:
+            return False
+        span = sig.from_to(self.lows)
+        if span is not None:
+            self.use(*span[:2])
+            descending = span[2]
+        elif {"ascending", "descending"} & set(self.lows):
+            descending = "descending" in self.lows
+        else:
+            return False
+        self.intent.order = Ordering(None, descending, aggregate="count")
+        return True
 
     def _after_by(self, i: int) -> bool:
         """Whether word i follows "by" and its determiners ("by the number of ...")."""

@@ -177,9 +177,20 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
                 continue
             self.use(i, i + size)
             element = self.take(target)
-            self.intent.group = element if element.column else self.label(element.table)
+            self.intent.group = element if element.column else self._group_of(element.table)
             self.intent.need(element.table)
             return
+
+    def _group_of(self, table: str) -> Element | None:
+        """ "how many residents does each property have": each row, by its name, else by
+        its key (not by the first text column, which many rows may share). Rows counted
+        in their own table are not grouped by its key: each group would be one row."""
+        named = self.named_label(table)
+        counted = self.intent.counted
+        if named is not None or counted is None or counted == table:
+            return named or self.label(table)
+        keys = [e for e in self.schema.elements if e.table == table and e.primary_key]
+        return keys[0] if len(keys) == 1 else self.label(table)
 
     def _by_period(self, i: int, size: int) -> bool:
         """ "for each year", "in each month of 2025" where no column holds the year: the

@@ -516,6 +516,12 @@ SPIDER_READINGS = [
         "SELECT T1.name FROM ACCOUNTS AS T1 JOIN CHECKING AS T2 ON T1.custid = T2.custid "
         "WHERE T2.balance < (SELECT AVG(balance) FROM CHECKING)",
     ),
+    (  # each property by its key: no name of its own, and other rows counted per row
+        "local_govt_and_lot",
+        "How many residents does each property have? List property id and resident count.",
+        "SELECT T1.property_id, COUNT(*) FROM Properties AS T1 JOIN Residents AS T2 "
+        "ON T1.property_id = T2.property_id GROUP BY T1.property_id",
+    ),
     (  # "belong" is a verb, not a stored value
         "chinook_1",
         "What is the total number of tracks that belong to the blues genre?",
@@ -588,17 +594,30 @@ def test_rows_ordered_by_frequency_are_counted(settings: Any) -> None:
     assert "ORDER BY COUNT(*) DESC" in answer.sql  # how often each carrier occurs, most first
 
 
-def test_a_decreasing_number_of_rows_orders_the_groups_by_count(settings: Any) -> None:
-    url = _spider_url("swimming", settings)
-    question = (
-        "How many stadiums are there per country? "
-        "Order the countries by decreasing number of stadiums."
-    )
+@pytest.mark.parametrize(
+    ("db", "question", "gold"),
+    [
+        (  # "decreasing" after "by": most first
+            "swimming",
+            "How many stadiums are there per country? "
+            "Order the countries by decreasing number of stadiums.",
+            "SELECT Country, COUNT(*) FROM stadium GROUP BY Country",
+        ),
+        (  # an order that names nothing else: counts in groups go by the count
+            "flight_4",
+            "What is the number of airports per country, ordered from most to least?",
+            "SELECT country, COUNT(*) FROM airports GROUP BY country",
+        ),
+    ],
+)
+def test_counts_in_groups_are_ordered_by_the_count(
+    db: str, question: str, gold: str, settings: Any
+) -> None:
+    url = _spider_url(db, settings)
     answer = _asked(question, url)
     assert answer.status == "answered", answer.reason
-    gold = _gold("SELECT Country, COUNT(*) FROM stadium GROUP BY Country", url)
-    assert matches(gold, answer.rows, ordered=False), answer.sql
-    assert "ORDER BY COUNT(*) DESC" in answer.sql  # "decreasing" after "by": most first
+    assert matches(_gold(gold, url), answer.rows, ordered=False), answer.sql
+    assert "ORDER BY COUNT(*) DESC" in answer.sql
 
 
 def test_one_total_asked_for_in_an_order_is_declined(settings: Any) -> None:
