@@ -604,9 +604,9 @@ def test_rows_ordered_by_frequency_are_counted(settings: Any) -> None:
             "SELECT Country, COUNT(*) FROM stadium GROUP BY Country",
         ),
         (  # an order that names nothing else: counts in groups go by the count
-            "flight_4",
-            "What is the number of airports per country, ordered from most to least?",
-            "SELECT country, COUNT(*) FROM airports GROUP BY country",
+            "gas_company",
+            "How many gas stations are there per location, ordered from most to least?",
+            "SELECT Location, COUNT(*) FROM gas_station GROUP BY Location",
         ),
     ],
 )
