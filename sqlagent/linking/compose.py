@@ -277,7 +277,8 @@ def _shows_its_order(
     column = ordering.this
     if isinstance(column, exp.Sum | exp.Avg | exp.Min | exp.Max):  # "top 5 by total amount"
         return all(o.sql() != column.sql() for o in outputs)
-    if not isinstance(column, exp.Column) or grouped:
+    plain = column.this if isinstance(column, exp.Cast) else column  # numbers held as text
+    if not isinstance(plain, exp.Column) or grouped:
         return False
     if any(isinstance(o, exp.Star) or _aggregated(o) for o in outputs):
         return False
@@ -318,4 +319,6 @@ def _ordering(
         target = outputs[0].copy()
     else:
         target = names.column(order.element)
+        if order.as_number:
+            target = exp.cast(target, exp.DataType.Type.DOUBLE)
     return exp.Ordered(this=target, desc=order.descending)

@@ -321,6 +321,8 @@ class ConditionSteps(ReaderBase):
         for i, word in enumerate(self.words):
             if word.number is None or i in self.intent.used:
                 continue
+            if self.lows[i - 1 : i] in (["top"], ["bottom"]):
+                continue  # "the top three total passengers": how many rows, read as a limit
             if not word.lower[:1].isdigit():
                 if word.lower not in _NOT_A_VALUE:  # "two beds"; "one of the rooms" is not
                     self._number_of_unit(i, word.number)

@@ -33,6 +33,7 @@ class Ordering:
     element: Element | None  # None: order by the count of rows in each group
     descending: bool
     aggregate: str | None = None
+    as_number: bool = False  # text that holds numbers: "9" before "10", not after
 
 
 @dataclass

@@ -7,6 +7,8 @@ than" a comparison on the measure next to it (or a count of rows when a table fo
 what the question asks for.
 """
 
+from dataclasses import replace
+
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
 from sqlagent.linking.conditions import ConditionSteps
@@ -56,7 +58,16 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
         self._joined()
         self._outputs()
         self._anchor_and_tables()
+        self._order_as_number()
         return self.intent
+
+    def _order_as_number(self) -> None:
+        order = self.intent.order
+        element = order.element if order is not None else None
+        if order is None or element is None or element.numeric or order.aggregate:
+            return
+        if self.holds_numbers(element):
+            self.intent.order = replace(order, as_number=True)
 
     def _counting(self) -> None:
         for i in range(len(self.lows)):

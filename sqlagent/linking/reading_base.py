@@ -113,13 +113,10 @@ class ReaderBase:
         tables = self.chosen.tables or [c.table for c in self.chosen.choices]
         for table in tables:
             element = self.column_of(table, names)
-            if element is not None and element.data_type in (
-                "integer",
-                "decimal",
-                "date",
-                "datetime",
+            if element is not None and (
+                self.holds_numbers(element) or element.data_type in ("date", "datetime")
             ):
-                return element
+                return element  # `host`.`Age` may be text that holds numbers
         return None
 
     def date_named_before(self, i: int) -> Element | None:

@@ -6,6 +6,11 @@ from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
 from sqlagent.linking.intent import Ordering, Output
 from sqlagent.linking.reading_base import ReaderBase
+from sqlagent.linking.schema_words import Element
+
+# Superlatives of time and whether the latest comes first: "the oldest order".
+_IN_TIME = {"oldest": False, "earliest": False, "first": False, "newest": True, "latest": True,
+            "recent": True, "last": True}  # fmt: skip
 
 
 class SuperlativeSteps(ReaderBase):
@@ -157,9 +162,25 @@ class SuperlativeSteps(ReaderBase):
             self.intent.order = Ordering(self.take(follows), descending, aggregate=aggregate)
         elif low in sig.DIMENSIONS and (element := self._dimension(sig.DIMENSIONS[low])):
             self.intent.order = Ordering(element, descending)
+        elif low in _IN_TIME and (element := self._time_of(follows)):
+            # "the oldest order": the earliest date; "the most recent crime": the latest
+            self.intent.order = Ordering(element, _IN_TIME[low])
         else:
             return False
         return True
+
+    def _time_of(self, named: Choice | None) -> Element | None:
+        """When the rows happened: a date of the table named, else of the question's
+        tables, else their year."""
+        if named is not None and named.is_table:
+            dates = [
+                e
+                for e in self.schema.elements
+                if e.table == named.table and e.column and e.data_type in ("date", "datetime")
+            ]
+            if len(dates) == 1:
+                return dates[0]
+        return self.date_column() or self._dimension(("year",))
 
     def _counted(self, i: int, descending: bool) -> bool:
         """ "the most number of orders": rows of a table counted per row; "the largest number
@@ -225,4 +246,8 @@ class SuperlativeSteps(ReaderBase):
         if not clause:
             return None
         before = self.chosen.before(clause[-1], within=2)
+        linked = not set(self.lows[clause[-1] + 1 : i]) - sig.LINKING_WORDS
+        if before is not None and before.is_table and linked:  # "the class of races that is"
+            of = before.start - 1 - (self.lows[before.start - 1 : before.start] == ["the"])
+            before = self.chosen.before(of, within=1) if self.lows[of : of + 1] == ["of"] else None
         return before if self.free_column(before) else None

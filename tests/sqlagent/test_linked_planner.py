@@ -522,6 +522,21 @@ SPIDER_READINGS = [
         "SELECT T1.property_id, COUNT(*) FROM Properties AS T1 JOIN Residents AS T2 "
         "ON T1.property_id = T2.property_id GROUP BY T1.property_id",
     ),
+    (  # "the oldest host": an age stored as text that holds numbers
+        "party_host",
+        "Show the name and the nationality of the oldest host.",
+        "SELECT Name, Nationality FROM host ORDER BY CAST(Age AS SIGNED) DESC LIMIT 1",
+    ),
+    (  # "the oldest order": the earliest date, where nothing has an age
+        "tracking_orders",
+        "Find the order id and customer id associated with the oldest order.",
+        "SELECT order_id, customer_id FROM Orders ORDER BY date_order_placed LIMIT 1",
+    ),
+    (  # "the class of races that is most common": the column before "of the table"
+        "race_track",
+        "Give the class of races that is most common.",
+        "SELECT Class FROM race GROUP BY Class ORDER BY COUNT(*) DESC LIMIT 1",
+    ),
     (  # "belong" is a verb, not a stored value
         "chinook_1",
         "What is the total number of tracks that belong to the blues genre?",
