@@ -537,6 +537,16 @@ SPIDER_READINGS = [
         "Give the class of races that is most common.",
         "SELECT Class FROM race GROUP BY Class ORDER BY COUNT(*) DESC LIMIT 1",
     ),
+    (  # a number after "top" is how many rows, not a value of the column after it
+        "county_public_safety",
+        "List the names of the city with the top 5 white percentages.",
+        "SELECT Name FROM city ORDER BY White DESC LIMIT 5",
+    ),
+    (  # "the most recent crime": the latest of the rows' years
+        "perpetrator",
+        "In which year did the most recent crime happen?",
+        "SELECT MAX(Year) FROM perpetrator",
+    ),
     (  # "belong" is a verb, not a stored value
         "chinook_1",
         "What is the total number of tracks that belong to the blues genre?",
