@@ -446,12 +446,7 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
             o.aggregate or (o.element and o.element not in conditioned) for o in outputs
         ):
             return
-        tables = self.chosen.tables or [c.table for c in self.chosen.choices]
-        dates = [
-            e
-            for e in self.schema.elements
-            if e.table in tables and e.column and e.data_type in ("date", "datetime")
-        ]
+        dates = self.dates_of(self.question_tables())
         said = {verb_root(w.lower) for w in self.words[1:] if w.content}
         named = [e for e in dates if said & _own_roots(e)]
         found = named or dates

@@ -110,7 +110,7 @@ class ReaderBase:
         return text[0] if text else next((e for e in columns if e.primary_key), None)
 
     def _dimension(self, names: tuple[str, ...]) -> Element | None:
-        tables = self.chosen.tables or [c.table for c in self.chosen.choices]
+        tables = self.question_tables()
         for table in tables:
             element = self.column_of(table, names)
             if element is not None and (
@@ -130,13 +130,21 @@ class ReaderBase:
         """The date a year or a date bounds when the question names none: a date column of
         a table it names, one whose name says "date" first, a row's own bookkeeping
         (created, updated) last."""
-        tables = self.chosen.tables or [c.table for c in self.chosen.choices]
-        dates = [
+        tables = self.question_tables()
+        dates = self.dates_of(tables)
+        return min(dates, key=lambda e: _date_rank(e, tables.index(e.table)), default=None)
+
+    def question_tables(self) -> list[str]:
+        """The tables the question names, else those of the columns and values it names."""
+        return self.chosen.tables or [c.table for c in self.chosen.choices]
+
+    def dates_of(self, tables: list[str]) -> list[Element]:
+        """The date columns of these tables."""
+        return [
             e
             for e in self.schema.elements
             if e.table in tables and e.column and e.data_type in ("date", "datetime")
         ]
-        return min(dates, key=lambda e: _date_rank(e, tables.index(e.table)), default=None)
 
     def _number_before(self, i: int) -> float | None:
         """ "the five oldest", "the three cities with the most": a count of rows to keep."""

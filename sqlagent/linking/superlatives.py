@@ -173,11 +173,7 @@ class SuperlativeSteps(ReaderBase):
         """When the rows happened: a date of the table named, else of the question's
         tables, else their year."""
         if named is not None and named.is_table:
-            dates = [
-                e
-                for e in self.schema.elements
-                if e.table == named.table and e.column and e.data_type in ("date", "datetime")
-            ]
+            dates = self.dates_of([named.table])
             if len(dates) == 1:
                 return dates[0]
         return self.date_column() or self._dimension(("year",))
