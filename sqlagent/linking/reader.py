@@ -38,6 +38,13 @@ _CODES = frozenset({"code", "id", "key", "number", "no", "num"})
 _QUANTIFIERS = sig.DETERMINERS | {"all", "each", "every", "different", "distinct", "unique",
                                   "a", "an", "our", "these", "those"}  # fmt: skip
 
+# Kinds of columns a table may have one of: "the details of all visitors".
+_KINDS = frozenset({"code", "detail", "details", "description", "number", "type"})
+
+# Superlatives and adjectives between "of the" and the table: "the most recent order".
+_BEFORE_NOUN = frozenset(sig.DESCENDING | sig.ASCENDING | {"recent", "new", "old", "current",
+                                                           "latest", "last", "first"})  # fmt: skip
+
 # Words that list columns with the rows they are of: "branches with the city".
 _WITH = frozenset({("with",), ("and", "their"), ("and", "its"), ("along", "with")})
 
@@ -466,6 +473,8 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
                 if e.table == following and e.primary_key and e.names[0][0][-1:] == ("id",)
             ]  # fmt: skip
             return keys[0] if len(keys) == 1 else element
+        if tables and lemma in _KINDS and choice.end - choice.start == 1:
+            return self._kind_of_owner(choice, element)
         if lemma not in ("name", "title") or not tables:
             return element
         owner = self._table_after(choice.start + 1)
@@ -487,6 +496,20 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
         ):
             return found.link.element  # "the names of the countries": the countries
         return element
+
+    def _kind_of_owner(self, choice: Choice, element: Element) -> Element:
+        """ "the details of all visitors", "the code of the most recent order": a kind of
+        column said of a table is that table's column of the kind."""
+        owner = self._table_after(choice.end)
+        if owner is None or owner == element.table:
+            return element
+        said = {self.words[choice.start].lemma, self.words[choice.start].lower}
+        kin = [
+            e
+            for e in self.schema.elements
+            if e.table == owner and e.column and e.names[0][0][-1] in said
+        ]
+        return kin[0] if len(kin) == 1 else element
 
     def _table_after(self, end: int) -> str | None:
         """The table an "of" after the columns asked names: "the id and name of the
@@ -521,6 +544,9 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
         ("device shops") its last noun."""
         while n < len(self.lows) and self.lows[n] in _QUANTIFIERS:
             n += 1
+        for _ in range(2):  # "the most recent order": words no name holds, before the table
+            if n < len(self.lows) and self.chosen.at(n) is None and self.lows[n] in _BEFORE_NOUN:
+                n += 1
         found = self.chosen.at(n)
         if found is None or found.start != n or not found.is_table:
             return None
