@@ -16,7 +16,7 @@ from sqlagent.linking.intent import Intent, Output
 from sqlagent.linking.orders import OrderSteps
 from sqlagent.linking.periods import PeriodSteps
 from sqlagent.linking.reading_base import Unreadable
-from sqlagent.linking.schema_words import Element, name_words, root, verb_root
+from sqlagent.linking.schema_words import KIND_WORDS, Element, name_words, root, verb_root
 from sqlagent.linking.superlatives import SuperlativeSteps
 
 __all__ = ["Reader", "Unreadable"]
@@ -51,6 +51,7 @@ _WITH = frozenset({("with",), ("and", "their"), ("and", "its"), ("along", "with"
 
 class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
     def read(self) -> Intent:
+        self._glued_kinds()
         self._flags()
         self._counting()
         self._period()
@@ -67,6 +68,27 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
         self._anchor_and_tables()
         self._order_as_number()
         return self.intent
+
+    def _glued_kinds(self) -> None:
+        """ "zip code", "phone numbers": a kind word right after a column whose name does
+        not end in one is part of how that column is said, not another table's code."""
+        kept: list[Choice] = []
+        for choice in self.chosen.choices:
+            before = kept[-1] if kept else None
+            if (
+                before is not None
+                and before.end == choice.start == choice.end - 1
+                and not before.is_table
+                and not before.is_value
+                and not choice.is_value
+                and choice.table != before.table
+                and self.words[choice.start].lemma in KIND_WORDS
+                and before.link.element.names[0][0][-1] not in KIND_WORDS
+            ):
+                kept[-1] = Choice(replace(before.link, end=choice.end), before.alternatives)
+                continue
+            kept.append(choice)
+        self.chosen.choices = kept
 
     def _order_as_number(self) -> None:
         order = self.intent.order
