@@ -67,7 +67,7 @@ def plan_linked(
         chosen: Chosen = choose(links, preferred)
         if not chosen.choices:
             raise Unreadable("no word of the question names a table, column or value I know")
-        intent = Reader(words, chosen, schema, values.numbers, period, span).read()
+        intent = Reader(words, chosen, schema, values.numbers, period, span, values.flags).read()
         try:
             statement = compose(intent, layer)
             break

@@ -88,7 +88,13 @@ class ConditionSteps(ReaderBase):
         condition on them; a negation just before ("not active") asks for the others."""
         for choice in self.chosen.choices:
             element = choice.link.element
-            if element.data_type != "boolean" or not self.free_column(choice):
+            said = self.flags.get((element.table.lower(), (element.column or "").lower()))
+            if (element.data_type != "boolean" and said is None) or not self.free_column(choice):
+                continue
+            if any(c.element == element for c in self.intent.conditions):
+                self.take(choice)  # "approved by the FDA": two words of `FDA_approved`
+                continue
+            if said is not None and not self._said_as_flag(choice):
                 continue
             if choice.end - choice.start == 1 and self.by_root(choice):
                 continue  # "records" is not is_recordable
@@ -99,7 +105,17 @@ class ConditionSteps(ReaderBase):
             negation = [n for n in near if self.lows[n] in sig.NEGATIONS]
             self.take(choice)
             self.use(negation[0] if negation else choice.start, choice.start)
-            self.intent.conditions.append(Condition(element, "=", not negation, at=choice.start))
+            value = not negation if said is None else said[bool(negation)]  # 'Y' or 'N'
+            self.intent.conditions.append(Condition(element, "=", value, at=choice.start))
+
+    def _said_as_flag(self, choice: Choice) -> bool:
+        """Whether a column that holds 'Y' or 'N' is said as a yes or no of the rows ("not
+        approved by the FDA"), not named as a column ("the FDA approval status", "whose
+        active status is 'Y'")."""
+        if any(c.is_value and c.link.element == choice.link.element for c in self.chosen.choices):
+            return False
+        after = self.words[choice.end] if choice.end < len(self.words) else None
+        return after is None or not after.content or self.chosen.at(choice.end) is not None
 
     def _flagged_rows(self, flag: Choice) -> None:
         """ "active trucks": the rows a flag is said of must be its table's; a word

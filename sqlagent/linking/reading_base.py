@@ -1,6 +1,7 @@
 """What every reading step shares: the words, the chosen links, the intent being built, and
 which words and links are already explained."""
 
+from collections.abc import Mapping
 from typing import TypeGuard
 
 from sqlagent.dates import DateRange
@@ -34,10 +35,12 @@ class ReaderBase:
         numbers: frozenset[tuple[str, str]] = frozenset(),
         period: DateRange | None = None,
         period_span: range | None = None,
+        flags: Mapping[tuple[str, str], tuple[str, str]] | None = None,
     ) -> None:
         self.words = words
         self.period, self.period_span = period, period_span  # a calendar period and its words
         self.numbers = numbers  # text columns that hold numbers, lower case
+        self.flags = flags or {}  # text columns that hold yes or no: their two spellings
         self.lows = sig.lowers(words)
         self.chosen = chosen
         self.schema = schema

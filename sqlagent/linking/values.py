@@ -6,7 +6,7 @@ values never leave Switchboard.
 
 import hashlib
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from django.core.cache import cache
@@ -28,6 +28,8 @@ class StoredValues:
     longest: int  # words in the longest value
     # Text columns whose every value is a number ("share_count" stored as text), lower case.
     numbers: frozenset[tuple[str, str]] = frozenset()
+    # Text columns that hold yes or no ('Y'/'N', 'Yes'/'No'), lower case: their two values.
+    flags: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
 
     @cached_property
     def columns(self) -> frozenset[str]:
@@ -57,6 +59,7 @@ class StoredValues:
 def build_stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> StoredValues:
     found: dict[str, list[tuple[str, str, str]]] = {}
     numbers: set[tuple[str, str]] = set()
+    flags: dict[tuple[str, str], tuple[str, str]] = {}
     with reading_tables(layer, url, agent=agent) as (cursor, quote):
         for name, table in layer.tables.items():
             relation = quote(table.secure_view or name)
@@ -73,6 +76,9 @@ def build_stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> Store
                     continue
                 if rows and all(_is_number(value) for (value,) in rows):
                     numbers.add((name.lower(), column.name.lower()))
+                said = _yes_and_no([value for (value,) in rows])
+                if said is not None:
+                    flags[(name.lower(), column.name.lower())] = said
                 for (value,) in rows:
                     if isinstance(value, str) and 0 < len(value) <= MAX_VALUE_CHARS:
                         key = value_key(value)
@@ -80,8 +86,22 @@ def build_stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> Store
                             found.setdefault(key, []).append((name, column.name, value))
     longest = max((len(k.split()) for k in found), default=1)
     return StoredValues(
-        {k: tuple(v) for k, v in found.items()}, min(longest, 8), frozenset(numbers)
+        {k: tuple(v) for k, v in found.items()}, min(longest, 8), frozenset(numbers), flags
     )
+
+
+_YES = frozenset({"yes", "y", "true", "t"})
+_NO = frozenset({"no", "n", "false", "f"})
+
+
+def _yes_and_no(values: list[object]) -> tuple[str, str] | None:
+    """The stored spellings of yes and no, where a column holds those two and no other."""
+    texts = [v.strip() for v in values if isinstance(v, str)]
+    yes = [t for t in texts if t.lower() in _YES]
+    no = [t for t in texts if t.lower() in _NO]
+    if len(texts) != len(values) or len(yes) + len(no) != len(texts) or not yes or not no:
+        return None
+    return yes[0], no[0]
 
 
 def _is_number(value: object) -> bool:
@@ -98,7 +118,7 @@ _lock = threading.Lock()
 
 def stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> StoredValues:
     where = hashlib.sha256(url.encode()).hexdigest()[:12]
-    key = f"sqlagent:linkvalues2:{layer.data_source}:{layer.version}:{where}"
+    key = f"sqlagent:linkvalues3:{layer.data_source}:{layer.version}:{where}"
     found = _here.get(key) or cache.get(key)
     if found is None:
         found = build_stored_values(layer, url, agent=agent)

@@ -547,6 +547,34 @@ SPIDER_READINGS = [
         "In which year did the most recent crime happen?",
         "SELECT MAX(Year) FROM perpetrator",
     ),
+    (  # a column that holds 'Yes' or 'No', said of the rows, negated
+        "medicine_enzyme_interaction",
+        "How many medicines were not approved by the FDA?",
+        "SELECT COUNT(*) FROM medicine WHERE FDA_approved = 'No'",
+    ),
+    (  # the same column named as a column is no yes-or-no of the rows
+        "medicine_enzyme_interaction",
+        "How many medicines have the FDA approval status 'No' ?",
+        "SELECT COUNT(*) FROM medicine WHERE FDA_approved = 'No'",
+    ),
+    (  # a kind of column said of a table is that table's: `Visitors`.`Tourist_Details`
+        "cre_Theme_park",
+        "Show details of all visitors.",
+        "SELECT Tourist_Details FROM Visitors",
+    ),
+    (  # "of the most recent order": the table past its adjectives
+        "tracking_orders",
+        "What is the id of the most recent order?",
+        "SELECT order_id FROM Orders ORDER BY date_order_placed DESC LIMIT 1",
+    ),
+    (  # "phone numbers": a kind word right after a column is that column's
+        "customer_deliveries",
+        "Find the names and phone numbers of customers living in California state.",
+        "SELECT T1.customer_name, T1.customer_phone FROM Customers AS T1 "
+        "JOIN Customer_Addresses AS T2 ON T1.customer_id = T2.customer_id "
+        "JOIN Addresses AS T3 ON T2.address_id = T3.address_id "
+        "WHERE T3.state_province_county = 'California'",
+    ),
     (  # "belong" is a verb, not a stored value
         "chinook_1",
         "What is the total number of tracks that belong to the blues genre?",
