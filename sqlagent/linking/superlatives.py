@@ -112,6 +112,17 @@ class SuperlativeSteps(ReaderBase):
         kinds = set(sig.AGGREGATES) | set(sig.LISTED_AGGREGATES)
         after = [w for w in self.lows[i + 1 : i + 4] if w != "the"]
         before = [w for w in self.lows[max(0, i - 3) : i] if w != "the"]
+        if after[:1] and after[0] in kinds and after[1:2] == ["and"]:
+            return True  # "the highest, lowest and average cost" (commas are no words)
+        said = self.chosen.at(i + 1)
+        if said is not None and not said.is_table and not said.is_value:
+            # "the highest cost, lowest cost and average cost": each with its column
+            others = [w for w in self.lows[said.end : said.end + 2] if w != "and"]
+            if others[:1] and others[0] in kinds:
+                return True
+            heads = [w for w in self.lows[max(0, i - 3) : i] if w != "and"]
+            if len(heads) >= 2 and heads[-2] in kinds and self.chosen.at(i - 1) is not None:
+                return True
         return (after[:1] in (["and"], [","]) and after[1:2] != [] and after[1] in kinds) or (
             before[-1:] in (["and"], [","]) and len(before) > 1 and before[-2] in kinds
         )

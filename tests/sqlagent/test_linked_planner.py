@@ -575,6 +575,16 @@ SPIDER_READINGS = [
         "JOIN Addresses AS T3 ON T2.address_id = T3.address_id "
         "WHERE T3.state_province_county = 'California'",
     ),
+    (  # aggregates listed with commas, each of the one measure
+        "hospital_1",
+        "Tell me the highest, lowest, and average cost of procedures.",
+        "SELECT MAX(Cost), MIN(Cost), AVG(Cost) FROM Procedures",
+    ),
+    (  # aggregates listed each with its measure
+        "hospital_1",
+        "What are the highest cost, lowest cost and average cost of procedures?",
+        "SELECT MAX(Cost), MIN(Cost), AVG(Cost) FROM Procedures",
+    ),
     (  # "belong" is a verb, not a stored value
         "chinook_1",
         "What is the total number of tracks that belong to the blues genre?",
