@@ -38,6 +38,9 @@ _CODES = frozenset({"code", "id", "key", "number", "no", "num"})
 _QUANTIFIERS = sig.DETERMINERS | {"all", "each", "every", "different", "distinct", "unique",
                                   "a", "an", "our", "these", "those"}  # fmt: skip
 
+# Words that ask for everything stored about the rows when no column is so called.
+_ALL_ABOUT = frozenset({"details", "information", "info"})
+
 # Kinds of columns a table may have one of: "the details of all visitors".
 _KINDS = frozenset({"code", "detail", "details", "description", "number", "type"})
 
@@ -130,6 +133,8 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
                     self.count_distinct = True
                     self.use(i + size, i + size + 1)
             size = sig.phrase_at(self.lows, i, sig.EVERYTHING)
+            if not size and self.lows[i] in _ALL_ABOUT and self.chosen.at(i) is None:
+                size = 1  # "the details for all chip models", where no column is so called
             if size:
                 self.intent.star = True
                 self.use(i, i + size)

@@ -585,6 +585,11 @@ SPIDER_READINGS = [
         "What are the highest cost, lowest cost and average cost of procedures?",
         "SELECT MAX(Cost), MIN(Cost), AVG(Cost) FROM Procedures",
     ),
+    (  # "the details" where no column is so called: everything stored about the rows
+        "phone_1",
+        "Find the details for all chip models.",
+        "SELECT * FROM chip_model",
+    ),
     (  # "belong" is a verb, not a stored value
         "chinook_1",
         "What is the total number of tracks that belong to the blues genre?",
