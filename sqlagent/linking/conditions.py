@@ -167,7 +167,8 @@ class ConditionSteps(ReaderBase):
                 second = self.words[at + 2].number
             end = at + (3 if second is not None else 1)
             tail = tuple(self.lows[end : end + 2])
-            if tail in sig.AFTER_NUMBER:
+            if tail in sig.AFTER_NUMBER and self.lows[end + 2 : end + 3] != ["than"]:
+                # "200 or more"; not "taller than 200 or lower than 190"
                 op, end = sig.AFTER_NUMBER[tail], end + 2
             self._compare(i, op, size, number, second, end)
             i = end
@@ -214,6 +215,8 @@ class ConditionSteps(ReaderBase):
                 target = self.take(before)
         if target is None:
             target = self._measured_by_unit(end)
+        if target is None:
+            target = self._compared_before(i)
         if target is None and self._compare_year(i, op, number):
             return
         if target is None:
@@ -221,6 +224,18 @@ class ConditionSteps(ReaderBase):
         value = int(number) if number.is_integer() else number
         upper = None if second is None else (int(second) if second.is_integer() else second)
         self.intent.conditions.append(Condition(target, op, value, upper, at=i))
+
+    def _compared_before(self, i: int) -> Element | None:
+        """ "taller than 200 or lower than 190": a bound right after another, with no
+        measure of its own, is on the same measure."""
+        if self.lows[i - 1 : i] not in (["or"], ["and"]):
+            return None
+        bounds = [c for c in self.intent.conditions if c.at < i and c.op in ("<", "<=", ">", ">=")]
+        if not bounds:
+            return None
+        last = max(bounds, key=lambda c: c.at)
+        between = range(last.at + 1, i - 1)
+        return last.element if all(self.chosen.at(n) is None for n in between) else None
 
     def _named_after(self, end: int) -> Choice | None:
         """What a number is of, named right after it (a table may be named twice)."""

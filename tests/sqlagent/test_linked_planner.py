@@ -590,6 +590,11 @@ SPIDER_READINGS = [
         "Find the details for all chip models.",
         "SELECT * FROM chip_model",
     ),
+    (  # a second bound after "or", with no measure of its own: the same measure
+        "candidate_poll",
+        "find the names of people who are taller than 200 or lower than 190.",
+        "SELECT Name FROM people WHERE Height > 200 OR Height < 190",
+    ),
     (  # "belong" is a verb, not a stored value
         "chinook_1",
         "What is the total number of tracks that belong to the blues genre?",
