@@ -201,7 +201,7 @@ class ConditionSteps(ReaderBase):
             self.intent.having = (op, number, second)
             return
         target = None
-        dimension = sig.DIMENSIONS.get(self.lows[i])
+        dimension = self._dimension_said(i)
         before = self.chosen.before(i, within=4)
         if after is not None and self.holds_numbers(after.link.element):
             target = self.take(after)
@@ -224,6 +224,12 @@ class ConditionSteps(ReaderBase):
         value = int(number) if number.is_integer() else number
         upper = None if second is None else (int(second) if second.is_integer() else second)
         self.intent.conditions.append(Condition(target, op, value, upper, at=i))
+
+    def _dimension_said(self, i: int) -> tuple[str, ...] | None:
+        """The measure a bound's own word names ("older than"), or the verb before it
+        ("hotels that cost more than 10000": their price)."""
+        said = sig.DIMENSIONS.get(self.lows[i])
+        return said or (sig.MEASURE_VERBS.get(self.words[i - 1].lemma) if i else None)
 
     def _compared_before(self, i: int) -> Element | None:
         """ "taller than 200 or lower than 190": a bound right after another, with no

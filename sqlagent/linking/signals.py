@@ -49,6 +49,9 @@ DIMENSIONS = {
 }  # fmt: skip
 # "how old", "how much": the measure asked for.
 HOW_MEASURES = DIMENSIONS | {"much": ("price", "cost", "amount", "fee")}
+# Verbs, by lemma, that say which measure a bound after them is on: "cost more than 10000".
+MEASURE_VERBS = {"cost": ("price", "cost"), "earn": ("salary", "wage", "pay", "income"),
+                 "make": ("salary", "wage", "pay", "income"), "weigh": ("weight",)}  # fmt: skip
 _BOUNDS = (("greater", ">="), ("more", ">="), ("larger", ">="), ("higher", ">="),
            ("less", "<="), ("smaller", "<="), ("lower", "<="), ("fewer", "<="))  # fmt: skip
 # Reading a comparison: the words before a number and the operator they give.

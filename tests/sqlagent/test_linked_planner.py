@@ -595,6 +595,12 @@ SPIDER_READINGS = [
         "find the names of people who are taller than 200 or lower than 190.",
         "SELECT Name FROM people WHERE Height > 200 OR Height < 190",
     ),
+    (  # "who earn below 6000": the measure the verb names
+        "hr_1",
+        "List the full name (first and last name), and salary for those employees who earn "
+        "below 6000.",
+        "SELECT first_name, last_name, salary FROM employees WHERE salary < 6000",
+    ),
     (  # "belong" is a verb, not a stored value
         "chinook_1",
         "What is the total number of tracks that belong to the blues genre?",
