@@ -316,7 +316,7 @@ class Reader(ConditionSteps, OrderSteps, PeriodSteps, SuperlativeSteps):
         conditioned = any(c.element == element for c in self.intent.conditions)
         counted = self.intent.count_of
         if self.count:
-            after = bool(counted) and choice.start >= counted.start
+            after = bool(counted) and choice.start >= counted.stop
             return after and (conditioned or not self._in_groups())
         if not any(o.aggregate for o in self.intent.outputs):
             return False
