@@ -6,9 +6,10 @@ readings of years and dates, which know a year column from a date."""
 import re
 
 from sqlagent.dates import DateRange
-from sqlagent.linking.intent import Condition
+from sqlagent.linking.intent import Condition, Output
 from sqlagent.linking.question import Word
 from sqlagent.linking.reading_base import ReaderBase, Unreadable
+from sqlagent.linking.schema_words import Element, name_words, verb_root
 
 # What makes a period more than a year or a day written out.
 _CALENDAR = re.compile(
@@ -53,3 +54,28 @@ class PeriodSteps(ReaderBase):
                 self.intent.conditions.append(condition)
         self.intent.need(target.table)
         self.intent.notes.append(f"{period.text!r}: {target} {period.describe()}")
+
+    def _when(self) -> None:
+        """ "When did the staff member Janessa Sawayn leave the company?": the date its verb
+        names (`date_left_staff`), else the one date of the rows asked about. Columns the
+        conditions read ("with first name as Janessa") are not what is asked."""
+        conditioned = {c.element for c in self.intent.conditions}
+        outputs = self.intent.outputs
+        if self.lows[:1] != ["when"] or any(
+            o.aggregate or (o.element and o.element not in conditioned) for o in outputs
+        ):
+            return
+        dates = self.dates_of(self.question_tables())
+        said = {verb_root(w.lower) for w in self.words[1:] if w.content}
+        named = [e for e in dates if said & _own_roots(e)]
+        found = named or dates
+        if len(found) == 1:
+            self.intent.outputs = [Output(found[0])]
+            self.use(0, 1)
+
+
+def _own_roots(date: Element) -> set[str]:
+    """The words a date column's name adds to its table's and to "date": `date_left_staff`
+    of Staff is "left"."""
+    common = {"date", *name_words(date.table)}
+    return {verb_root(w) for w in date.names[0][0] if w not in common}

@@ -12,12 +12,13 @@ from dataclasses import replace
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
 from sqlagent.linking.conditions import ConditionSteps
+from sqlagent.linking.flags import FlagSteps
 from sqlagent.linking.intent import Intent, Output
 from sqlagent.linking.orders import OrderSteps
 from sqlagent.linking.owners import OwnerSteps
 from sqlagent.linking.periods import PeriodSteps
 from sqlagent.linking.reading_base import Unreadable
-from sqlagent.linking.schema_words import Element, name_words, verb_root
+from sqlagent.linking.schema_words import Element
 from sqlagent.linking.superlatives import SuperlativeSteps
 
 __all__ = ["Reader", "Unreadable"]
@@ -39,7 +40,7 @@ _ALL_ABOUT = frozenset({"details", "information", "info"})
 _WITH = frozenset({("with",), ("and", "their"), ("and", "its"), ("along", "with")})
 
 
-class Reader(ConditionSteps, OrderSteps, OwnerSteps, PeriodSteps, SuperlativeSteps):
+class Reader(ConditionSteps, FlagSteps, OrderSteps, OwnerSteps, PeriodSteps, SuperlativeSteps):
     def read(self) -> Intent:
         self._glued_kinds()
         self._flags()
@@ -436,24 +437,6 @@ class Reader(ConditionSteps, OrderSteps, OwnerSteps, PeriodSteps, SuperlativeSte
                 self.use(i, i + 2)
             return
 
-    def _when(self) -> None:
-        """ "When did the staff member Janessa Sawayn leave the company?": the date its verb
-        names (`date_left_staff`), else the one date of the rows asked about. Columns the
-        conditions read ("with first name as Janessa") are not what is asked."""
-        conditioned = {c.element for c in self.intent.conditions}
-        outputs = self.intent.outputs
-        if self.lows[:1] != ["when"] or any(
-            o.aggregate or (o.element and o.element not in conditioned) for o in outputs
-        ):
-            return
-        dates = self.dates_of(self.question_tables())
-        said = {verb_root(w.lower) for w in self.words[1:] if w.content}
-        named = [e for e in dates if said & _own_roots(e)]
-        found = named or dates
-        if len(found) == 1:
-            self.intent.outputs = [Output(found[0])]
-            self.use(0, 1)
-
     def _anchor_and_tables(self) -> None:
         intent = self.intent
         tables = [t for t in self.chosen.tables if t != intent.missing]
@@ -515,10 +498,3 @@ class Reader(ConditionSteps, OrderSteps, OwnerSteps, PeriodSteps, SuperlativeSte
 def _a_key(element: Element) -> bool:
     """A key holds numbers that count nothing: "how many schools" is not School_ID's sum."""
     return element.primary_key or (element.column or "").lower().endswith("id")
-
-
-def _own_roots(date: Element) -> set[str]:
-    """The words a date column's name adds to its table's and to "date": `date_left_staff`
-    of Staff is "left"."""
-    common = {"date", *name_words(date.table)}
-    return {verb_root(w) for w in date.names[0][0] if w not in common}

@@ -133,8 +133,6 @@ def _column_names(
     written = tuple(words(column))
     if written != full:
         names.append((written, 1.0))  # the abbreviation as written is a name too
-    if len(written) > 1 and re.fullmatch(r"[A-Za-z]+", column):
-        names.append((("".join(written),), 0.9))  # `WiFi` is "wifi"
     lettered = tuple(w for w in full if len(w) > 1)
     if lettered and lettered != full:
         names.append((lettered, 0.8))  # GType is "type", PName is "name"
