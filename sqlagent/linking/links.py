@@ -132,8 +132,8 @@ def _fit(name: tuple[str, ...], run: tuple[str, ...], roots: bool) -> float:
 
 
 def _shortened(said: tuple[str, ...], name: tuple[str, ...]) -> bool:
-    """A name of several words, one of them cut short and the rest as said: "account
-    balance" for `acc_bal`, "population density" for `pop_density`."""
+    """A name of several words, one of them cut short and the rest as said: "population
+    density" for `pop_density`."""
     if len(name) < 2:
         return False
     cut = [

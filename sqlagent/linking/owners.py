@@ -20,8 +20,7 @@ _QUANTIFIERS = sig.DETERMINERS | {"all", "each", "every", "different", "distinct
 _KINDS = frozenset({"code", "detail", "details", "description", "number", "type"})
 
 # Superlatives and adjectives between "of the" and the table: "the most recent order".
-_BEFORE_NOUN = frozenset(sig.DESCENDING | sig.ASCENDING | {"recent", "new", "old", "current",
-                                                           "latest", "last", "first"})  # fmt: skip
+_BEFORE_NOUN = frozenset(sig.DESCENDING | sig.ASCENDING | {"recent", "new", "old", "current"})
 
 
 class OwnerSteps(ReaderBase):
