@@ -200,6 +200,8 @@ def _compare(target: exp.Expr, op: str, value: Any, second: Any = None) -> exp.E
     if op == "between":  # numbers, or the dates of a year
         upper = literal if second is None else _literal(second)
         return exp.Between(this=target, low=literal, high=upper)
+    if op == "unlike":
+        return exp.Not(this=exp.Like(this=target, expression=exp.Literal.string(f"%{value}%")))
     if op in ("like", "starts", "ends"):
         pattern = {"like": "%{}%", "starts": "{}%", "ends": "%{}"}[op].format(value)
         return exp.Like(this=target, expression=exp.Literal.string(pattern))

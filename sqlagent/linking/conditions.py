@@ -1,5 +1,5 @@
-"""The reading steps that find conditions: stored values, text patterns, comparisons with
-numbers, dates and averages, a row named by its number, and how conditions are joined."""
+"""The reading steps that find conditions: stored values, comparisons with numbers, dates
+and averages, a row named by its number, and how conditions are joined."""
 
 from itertools import pairwise
 
@@ -273,37 +273,6 @@ class ConditionSteps(ReaderBase):
     def _names(self, choice: Choice, element: Element) -> bool:
         said = {w.lemma for w in self.words[choice.start : choice.end]}
         return any(said <= set(name) for name, _ in element.names)
-
-    def _patterns(self) -> None:
-        """ "names that contain the word 'film'", "starting with 'A'": text matched in part."""
-        for i, word in enumerate(self.words):
-            if not word.quoted or i in self.intent.used or self.chosen.at(i) is not None:
-                continue
-            said = set(self.lows[max(0, i - 4) : i])
-            if self._inside(i, word.text) or not said & sig.LIKE_WORDS:
-                continue  # "the word 'son' in their personal names": the column after
-            op = "starts" if said & sig.STARTS else "ends" if said & sig.ENDS else "like"
-            before = [c for c in self.chosen.choices if c.end <= i and not c.is_value]
-            columns = [c for c in before if not c.is_table and self.free(c)]
-            target = self.take(columns[-1]) if columns else None
-            if target is None and before:
-                target = self.label(before[-1].table)
-            if target is None:
-                continue
-            self.use(i - 4, i + 1)
-            self.intent.conditions.append(Condition(target, op, word.text, at=i))
-
-    def _inside(self, i: int, text: str) -> bool:
-        """ "artists that have 'a' in their names": text inside the column named after."""
-        if self.lows[i + 1 : i + 2] != ["in"]:
-            return False
-        column = self.chosen.after(i + 1, within=4)
-        if not self.free_column(column):
-            return False
-        self.use(max(0, i - 4) if set(self.lows[max(0, i - 4) : i]) & sig.LIKE_WORDS else i,
-                 column.start)  # fmt: skip
-        self.intent.conditions.append(Condition(self.take(column), "like", text, at=i))
-        return True
 
     def _numbered(self) -> None:
         """A number right after a column or table names a row: "department 90", "id 2",

@@ -15,6 +15,7 @@ from sqlagent.linking.signals import (
     SHAPE_WORDS,
     bounds_number,
     lowers,
+    pattern_literal,
 )
 from sqlagent.linking.values import StoredValues, value_key
 
@@ -163,6 +164,8 @@ def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWor
             run = words[start : start + size]
             if size > 1 and any(w.quoted for w in run):
                 continue
+            if not run[0].quoted and pattern_literal(words, lows, start):
+                break  # "the letter M": text searched for, not a stored 'M'
             if size == 1 and (
                 _a_count_or_bound(run[0], lows, start) or _a_verb(run[0], tags, start)
             ):

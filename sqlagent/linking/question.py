@@ -9,7 +9,7 @@ from sqlagent.vocabulary import singular
 # A word keeps its contraction or possessive ("don't", "country's", "students'"): split
 # off, the apostrophe would open a quoted value running to the next one.
 _TOKEN = re.compile(
-    r"\"[^\"]+\"|“[^”]+”|'[^']+'(?![a-z])"
+    r"\"[^\"]+\"|“[^”]+”|\u2018[^\u2019]+\u2019|'[^']+'(?![a-z])"
     r"|(?<![\w-])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,])|(?<![\w-])-(?=\d)[\d\.]*\d"
     r"|[A-Za-z0-9][A-Za-z0-9_\-\.&/]*(?<![\.\-])(?:['\u2019](?:s|t|re|ve|ll|d|m)\b|(?<=s)'(?!\w))?"
 )
@@ -79,7 +79,7 @@ def read_words(question: str) -> tuple[Word, ...]:
     question = _iso_dates(question)
     for match in _TOKEN.finditer(question):
         raw = match.group(0)
-        if raw[0] in "\"'“":
+        if raw[0] in "\"'“\u2018":
             text = raw[1:-1].strip()
             found.append(Word(text, text.lower(), text.lower(), quoted=True))
             continue

@@ -16,17 +16,13 @@ from sqlagent.linking.flags import FlagSteps
 from sqlagent.linking.intent import Intent, Output
 from sqlagent.linking.orders import OrderSteps
 from sqlagent.linking.owners import OwnerSteps
+from sqlagent.linking.patterns import PatternSteps
 from sqlagent.linking.periods import PeriodSteps
 from sqlagent.linking.reading_base import Unreadable
 from sqlagent.linking.schema_words import Element
 from sqlagent.linking.superlatives import SuperlativeSteps
 
 __all__ = ["Reader", "Unreadable"]
-
-
-# Words after which a verb comes: relative pronouns, auxiliaries, negation.
-_VERB_LEAD = frozenset({"who", "that", "which", "did", "does", "do", "not", "never", "are", "is",
-                        "was", "were", "been", "have", "has", "had"})  # fmt: skip
 
 
 # Words between a count and what it counts: "how many of the different kinds of jobs".
@@ -40,7 +36,9 @@ _ALL_ABOUT = frozenset({"details", "information", "info"})
 _WITH = frozenset({("with",), ("and", "their"), ("and", "its"), ("along", "with")})
 
 
-class Reader(ConditionSteps, FlagSteps, OrderSteps, OwnerSteps, PeriodSteps, SuperlativeSteps):
+class Reader(
+    ConditionSteps, FlagSteps, OrderSteps, OwnerSteps, PatternSteps, PeriodSteps, SuperlativeSteps
+):
     def read(self) -> Intent:
         self._glued_kinds()
         self._flags()
@@ -351,7 +349,7 @@ class Reader(ConditionSteps, FlagSteps, OrderSteps, OwnerSteps, PeriodSteps, Sup
         if choice.start < 2:
             return False  # "Who directed Avatar?", "Which nations ...": what is asked
         after_subject = self.chosen.at(choice.start - 1) is not None
-        return after_subject or self.lows[choice.start - 1] in _VERB_LEAD
+        return after_subject or self.lows[choice.start - 1] in sig.VERB_LEAD
 
     def _had(self, choice: Choice) -> bool:
         """A column said to be had in a relative clause ("who have president votes") names

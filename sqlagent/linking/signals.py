@@ -122,9 +122,33 @@ COUNT_WORDS = (("how", "many"), ("number", "of"), ("count", "of"), ("count",),
 LIKE_WORDS = {"contain", "contains", "containing", "include", "includes", "including",
               "like", "substring", "word", "start", "starts", "starting", "begin",
               "begins", "beginning", "end", "ends", "ending"}  # fmt: skip
+# Words after which a verb comes: relative pronouns, auxiliaries, negation.
+VERB_LEAD = frozenset({"who", "that", "which", "did", "does", "do", "not", "never", "are", "is",
+                       "was", "were", "been", "have", "has", "had"})  # fmt: skip
+# Words that say the next word is text to look for, quoted or not: "the letter s".
+LITERAL_NOUNS = frozenset({"letter", "letters", "character", "characters", "char", "word",
+                           "string", "substring", "phrase"})  # fmt: skip
+CONTAINS = frozenset({"contain", "contains", "containing", "include", "includes", "including"})
+_NO_LITERAL = frozenset({"in", "of", "and", "or", "at", "to", "as", "from", "with", "for", "is",
+                         "are", "that", "which"})  # fmt: skip
 STARTS = {"start", "starts", "starting", "begin", "begins", "beginning"}
 ENDS = {"end", "ends", "ending"}
 ALPHABETICAL = re.compile(r"\balphabetic(al)?(ly)?\b|\blexicographic", re.I)
+
+
+def pattern_literal(words: tuple[Word, ...], lows: list[str], i: int) -> bool:
+    """Whether the word at `i` is text a column is searched for: quoted, right after a word
+    that introduces text ("the letter M", "the word you"), or a name or capitals right after
+    "contains" ("addresses that contain TN")."""
+    word = words[i]
+    if word.quoted:
+        return True
+    before = lows[i - 1] if i else ""
+    if lows[i] in _NO_LITERAL or word.number is not None:
+        return False
+    if before in LITERAL_NOUNS:
+        return True
+    return before in CONTAINS and (word.capitalised or word.text.isupper())
 
 
 def lowers(words: tuple[Word, ...]) -> list[str]:

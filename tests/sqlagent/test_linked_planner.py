@@ -166,6 +166,26 @@ ASKED = [
         "SELECT employee_id FROM employees WHERE last_name LIKE '%son%'",
         False,
     ),
+    (  # unquoted text after "the letter", and a negation before it: NOT LIKE
+        "Give the last names of employees whose first name does not contain the letter e.",
+        "SELECT last_name FROM employees WHERE first_name NOT LIKE '%e%'",
+        False,
+    ),
+    (  # the letter is searched for, not read as a stored value
+        "List the emails of employees whose last name contains the letter z.",
+        "SELECT email FROM employees WHERE last_name LIKE '%z%'",
+        False,
+    ),
+    (  # text in curly quotes is quoted text
+        "Which employees have a first name containing \u2018ste\u2019? Give their employee ids.",
+        "SELECT employee_id FROM employees WHERE first_name LIKE '%ste%'",
+        False,
+    ),
+    (  # capitals right after "contains" are the text looked for
+        "What are the job titles of jobs whose job id contains MAN?",
+        "SELECT job_title FROM jobs WHERE job_id LIKE '%MAN%'",
+        False,
+    ),
     (  # "top 2" is the limit of the superlative read after it
         "What are the ids of the top 2 departments with the most employees?",
         "SELECT department_id FROM employees GROUP BY department_id ORDER BY COUNT(*) DESC LIMIT 2",
