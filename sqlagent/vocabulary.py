@@ -28,7 +28,14 @@ _STOP = {"the", "a", "an", "of", "for", "to", "in", "on", "at", "and", "or", "wi
          "give", "all", "our", "we", "their", "its", "that", "this", "these", "those"}  # fmt: skip
 
 
+# English plurals not made with an -s.
+_IRREGULAR = {"people": "person", "men": "man", "women": "woman", "children": "child",
+              "feet": "foot", "teeth": "tooth", "mice": "mouse", "geese": "goose"}  # fmt: skip
+
+
 def singular(word: str) -> str:
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     if len(word) <= 3 or word in _NOT_PLURAL or word.endswith(("ss", "us", "is")):
         return word
     if word.endswith("ies") and len(word) > 4:

@@ -3,6 +3,7 @@ paths of the relationship graph, then the columns, conditions, grouping, orderin
 the rows that must be missing (NOT IN) and the pairs of values that must both hold
 (INTERSECT)."""
 
+from collections import Counter
 from typing import Any
 
 from sqlglot import exp
@@ -98,12 +99,11 @@ def _select(
     if intent.distinct:
         select = select.distinct()
     inside = [c for c in conditions if c.element.table == intent.missing]
-    where = [_condition(c, names) for c in conditions if c not in inside]
+    where = _joined([c for c in conditions if c not in inside], intent.any_of, names)
     if intent.missing:
         where.append(_missing(intent, layer, names, inside))
     if where:
-        joined = exp.or_(*where) if intent.any_of and len(where) > 1 else exp.and_(*where)
-        select = select.where(joined)
+        select = select.where(exp.and_(*where))
     grouped = _grouping(intent, layer, names)
     rows = intent.order is not None or (intent.limit or 0) > 1
     if rows and not grouped and any(_aggregated(o) for o in outputs):
@@ -189,6 +189,22 @@ def _output(output: Output, names: _Names, count: exp.Count) -> exp.Expr:
     if output.aggregate in _AGGREGATES:
         return _AGGREGATES[output.aggregate](this=column)
     return column
+
+
+def _joined(conditions: list[Condition], any_of: bool, names: _Names) -> list[exp.Expr]:
+    """The conditions to AND. Joined by "or", the values of one column are alternatives
+    and the rest still holds ("over 18, allergic to food or animals"); when every
+    condition is on a column of its own, they are all alternatives ("on credit hold or
+    owing more than 500")."""
+    where = [_condition(c, names) for c in conditions]
+    if not any_of or len(where) < 2:
+        return where
+    counts = Counter(str(c.element) for c in conditions)
+    if max(counts.values()) == 1:
+        return [exp.or_(*where)]
+    either = [w for c, w in zip(conditions, where, strict=True) if counts[str(c.element)] > 1]
+    rest = [w for c, w in zip(conditions, where, strict=True) if counts[str(c.element)] == 1]
+    return [exp.or_(*either), *rest]
 
 
 def _literal(value: Any) -> exp.Expr:

@@ -167,22 +167,27 @@ class ConditionSteps(ReaderBase):
             if self.holds_numbers(said) and target in (None, said):
                 target = self.take(before)
         if target is None:
-            target = self._measured_by_unit(end)
-        if target is None:
-            target = self._compared_before(i)
+            target = self._measured_by_unit(end) or self._compared_before(i)
         if target is None and self._compare_year(i, op, number):
             return
+        target = target or self._age_of_rows(i, before)
         if target is None:
             raise Unreadable(f"I could not tell what '{self.words[i].text} {number:g}' compares")
         value = int(number) if number.is_integer() else number
         upper = None if second is None else (int(second) if second.is_integer() else second)
         self.intent.conditions.append(Condition(target, op, value, upper, at=i))
 
+    def _age_of_rows(self, i: int, before: Choice | None) -> Element | None:
+        """ "students under 20", "people over 30": a bound said of the rows is their age."""
+        if self.lows[i] in ("under", "over") and (before is None or before.is_table):
+            return self._dimension(("age",))
+        return None
+
     def _dimension_said(self, i: int) -> tuple[str, ...] | None:
         """The measure a bound's own word names ("older than"), or the verb before it
         ("hotels that cost more than 10000": their price)."""
         said = sig.DIMENSIONS.get(self.lows[i])
-        return said or (sig.MEASURE_VERBS.get(self.words[i - 1].lemma) if i else None)
+        return said or (sig.measure_of_verb(self.words[i - 1].lemma) if i else None)
 
     def _compared_before(self, i: int) -> Element | None:
         """ "taller than 200 or lower than 190": a bound right after another, with no

@@ -24,8 +24,8 @@ class PatternSteps(ReaderBase):
             before = [c for c in self.chosen.choices if c.end <= i and not c.is_value]
             nearest = before[-1] if before else None
             target = None
-            if nearest is not None and not nearest.is_table and self.free(nearest):
-                target = self.take(nearest)
+            if nearest is not None and not nearest.is_table:  # "emails with 'a' or 'b'"
+                target = self.take(nearest) if self.free(nearest) else nearest.link.element
             elif nearest is not None:
                 target = self.label(nearest.table)
             if target is None:

@@ -52,6 +52,18 @@ HOW_MEASURES = DIMENSIONS | {"much": ("price", "cost", "amount", "fee")}
 # Verbs, by lemma, that say which measure a bound after them is on: "cost more than 10000".
 MEASURE_VERBS = {"cost": ("price", "cost"), "earn": ("salary", "wage", "pay", "income"),
                  "make": ("salary", "wage", "pay", "income"), "weigh": ("weight",)}  # fmt: skip
+
+
+def measure_of_verb(word: str) -> tuple[str, ...] | None:
+    """The measures a verb of measure names in any of its forms ("earning", "costs")."""
+    for ending, added in (("", ""), ("s", ""), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e")):
+        if word.endswith(ending):
+            found = MEASURE_VERBS.get(word[: len(word) - len(ending)] + added)
+            if found:
+                return found
+    return None
+
+
 _BOUNDS = (("greater", ">="), ("more", ">="), ("larger", ">="), ("higher", ">="),
            ("less", "<="), ("smaller", "<="), ("lower", "<="), ("fewer", "<="))  # fmt: skip
 # Reading a comparison: the words before a number and the operator they give.

@@ -186,6 +186,18 @@ ASKED = [
         "SELECT job_title FROM jobs WHERE job_id LIKE '%MAN%'",
         False,
     ),
+    (  # a bound after a verb of measure in any of its forms ("earning"): the salary
+        "Which employees are earning more than 12000? Give their last names.",
+        "SELECT last_name FROM employees WHERE salary > 12000",
+        False,
+    ),
+    (  # values of one column joined by "or" are alternatives; the other condition holds
+        "List the last names of employees in department 50 whose job id is 'ST_CLERK' or "
+        "'SH_CLERK'.",
+        "SELECT last_name FROM employees WHERE department_id = 50 "
+        "AND job_id IN ('ST_CLERK', 'SH_CLERK')",
+        False,
+    ),
     (  # "top 2" is the limit of the superlative read after it
         "What are the ids of the top 2 departments with the most employees?",
         "SELECT department_id FROM employees GROUP BY department_id ORDER BY COUNT(*) DESC LIMIT 2",
@@ -376,6 +388,11 @@ def test_a_verb_that_meets_a_column_by_its_root_is_not_asked_for(settings: Any) 
 
 
 SPIDER_READINGS = [
+    (  # "people over 30": a bound said of people is on their age; "people" is Person
+        "network_2",
+        "How many people over 30 live in each city?",
+        "SELECT city, COUNT(*) FROM Person WHERE age > 30 GROUP BY city",
+    ),
     (  # an aggregate compared per group is HAVING
         "film_rank",
         "Which studios have an average gross above 5000000?",
