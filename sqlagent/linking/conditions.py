@@ -30,6 +30,22 @@ def _negates(before: list[str], n: int) -> bool:
     return low in sig.EXCLUSIONS
 
 
+def _exclusive(first: Condition, second: Condition) -> bool:
+    """Whether no value meets both conditions on one column: two values, or two bounds
+    that leave nothing between them."""
+    if first.op == second.op == "=":
+        return bool(first.value != second.value)
+    for low, high in ((first, second), (second, first)):
+        if low.op in (">", ">=") and high.op in ("<", "<=") and low.second is high.second is None:
+            try:
+                top, bottom = float(high.value), float(low.value)
+            except (TypeError, ValueError):
+                return False
+            strict = low.op == ">" or high.op == "<"
+            return top <= bottom if strict else top < bottom
+    return False
+
+
 def _plain(number: float) -> int | float:
     return int(number) if number.is_integer() else number
 
@@ -439,16 +455,20 @@ class ConditionSteps(ReaderBase):
 
     def _joined(self) -> None:
         """Conditions joined by "or" are alternatives; two on one column where the question
-        says "both" must each hold for some row (INTERSECT)."""
+        says "both", or that no one row can meet, must each hold for some row (INTERSECT)."""
         conditions = sorted(self.intent.conditions, key=lambda c: c.at)
         for first, second in pairwise(conditions):
             if "or" in self.lows[first.at : second.at]:
                 self.intent.any_of = True
-        if "both" in self.lows and not self.intent.both and not self.intent.any_of:
-            for first, second in pairwise(conditions):
-                if first.element == second.element:
-                    self.intent.conditions.remove(first)
-                    self.intent.conditions.remove(second)
-                    self.intent.both = [first, second]
+        if self.intent.both or self.intent.any_of:
+            return
+        said = "both" in self.lows
+        for first, second in pairwise(conditions):
+            # "published in 1989 and in 1990": no one row holds both, so each holds in some
+            if first.element == second.element and (said or _exclusive(first, second)):
+                self.intent.conditions.remove(first)
+                self.intent.conditions.remove(second)
+                self.intent.both = [first, second]
+                if said:
                     self.use(self.lows.index("both"), self.lows.index("both") + 1)
-                    return
+                return

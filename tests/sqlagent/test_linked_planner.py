@@ -388,6 +388,12 @@ def test_a_verb_that_meets_a_column_by_its_root_is_not_asked_for(settings: Any) 
 
 
 SPIDER_READINGS = [
+    (  # two bounds no one row can meet: each holds for some row of the country (INTERSECT)
+        "climbing",
+        "Which countries have a mountain taller than 5500 and a mountain shorter than 5200?",
+        "SELECT Country FROM mountain WHERE Height > 5500 "
+        "INTERSECT SELECT Country FROM mountain WHERE Height < 5200",
+    ),
     (  # "people over 30": a bound said of people is on their age; "people" is Person
         "network_2",
         "How many people over 30 live in each city?",
