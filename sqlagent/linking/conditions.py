@@ -125,8 +125,7 @@ class ConditionSteps(ReaderBase):
                 i = end + 1
                 continue
             if number is None and at < len(self.words) and sig.DATE.match(self.lows[at]):
-                self._compare_date(i, op, at)
-                i = at + 1
+                i = self._compare_date(i, op, at)
                 continue
             if number is None:
                 i = self._against_average(i, op, at) if found else i + 1
@@ -398,9 +397,10 @@ class ConditionSteps(ReaderBase):
         self.intent.conditions.append(Condition(date, "between", first, last, at=i))
         return True
 
-    def _compare_date(self, i: int, op: str, at: int) -> None:
+    def _compare_date(self, i: int, op: str, at: int) -> int:
         """The column a date bounds: the date named before it, else the date of a table
-        the question names, else a text column named before it."""
+        the question names, else a text column named before it; "between" takes the date
+        after "and" as its upper bound. Returns where the comparison ends."""
         before = self.chosen.before(i, within=4)
         named = before if self.free(before) else None
         kind = named.link.element.data_type if named is not None else ""
@@ -413,8 +413,13 @@ class ConditionSteps(ReaderBase):
                 target = self.take(named)
         if target is None:
             raise Unreadable(f"I could not tell which date '{self.words[at].text}' bounds")
-        self.use(i, at + 1)
-        self.intent.conditions.append(Condition(target, op, self.words[at].text, at=i))
+        second, end = None, at + 1
+        upper = self.lows[at + 2] if at + 2 < len(self.words) else ""
+        if op == "between" and self.lows[at + 1 : at + 2] == ["and"] and sig.DATE.match(upper):
+            second, end = self.words[at + 2].text, at + 3
+        self.use(i, end)
+        self.intent.conditions.append(Condition(target, op, self.words[at].text, second, at=i))
+        return end
 
     def _against_average(self, i: int, op: str, at: int) -> int:
         """ "more than the average number of points": the column against its own average;

@@ -388,6 +388,11 @@ def test_a_verb_that_meets_a_column_by_its_root_is_not_asked_for(settings: Any) 
 
 
 SPIDER_READINGS = [
+    (  # "between" two dates: the second is the upper bound
+        "tracking_orders",
+        "What are the ids of the orders placed between 1980-01-01 and 1995-12-31?",
+        "SELECT order_id FROM Orders WHERE date_order_placed BETWEEN '1980-01-01' AND '1995-12-31'",
+    ),
     (  # two bounds no one row can meet: each holds for some row of the country (INTERSECT)
         "climbing",
         "Which countries have a mountain taller than 5500 and a mountain shorter than 5200?",
