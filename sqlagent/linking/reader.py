@@ -25,10 +25,6 @@ from sqlagent.linking.superlatives import SuperlativeSteps
 __all__ = ["Reader", "Unreadable"]
 
 
-# Words between a count and what it counts: "how many of the different kinds of jobs".
-_BEFORE_COUNTED = frozenset({"of", "the", "our", "all", "different", "distinct", "unique", "kind",
-                             "kinds", "type", "types", "sort", "sorts"})  # fmt: skip
-
 # Words that ask for everything stored about the rows when no column is so called.
 _ALL_ABOUT = frozenset({"details", "information", "info"})
 
@@ -111,7 +107,7 @@ class Reader(
         """The words a count is of: "how many of the different kinds of pink unicorns"
         counts pink unicorns."""
         at = end
-        while at < len(self.lows) and self.lows[at] in _BEFORE_COUNTED:
+        while at < len(self.lows) and self.lows[at] in sig.BEFORE_COUNTED:
             at += 1
         stop = at
         while stop < len(self.lows) and self.words[stop].content:
@@ -187,6 +183,9 @@ class Reader(
                 continue
             self.use(i, i + size)
             element = self.take(target)
+            said = self.chosen.at(target.end)  # "each product type": the table's column
+            if target.is_table and self.free_column(said) and said.table == target.table:
+                element = self.take(said)
             self.intent.group = element if element.column else self._group_of(element.table)
             self.intent.need(element.table)
             return

@@ -134,6 +134,9 @@ COUNT_WORDS = (("how", "many"), ("number", "of"), ("count", "of"), ("count",),
 LIKE_WORDS = {"contain", "contains", "containing", "include", "includes", "including",
               "like", "substring", "word", "start", "starts", "starting", "begin",
               "begins", "beginning", "end", "ends", "ending"}  # fmt: skip
+# Words between a count and what it counts: "how many of the different kinds of jobs".
+BEFORE_COUNTED = frozenset({"of", "the", "our", "all", "different", "distinct", "unique", "kind",
+                            "kinds", "type", "types", "sort", "sorts"})  # fmt: skip
 # Words after which a verb comes: relative pronouns, auxiliaries, negation.
 VERB_LEAD = frozenset({"who", "that", "which", "did", "does", "do", "not", "never", "are", "is",
                        "was", "were", "been", "have", "has", "had"})  # fmt: skip

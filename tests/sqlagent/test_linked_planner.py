@@ -388,6 +388,11 @@ def test_a_verb_that_meets_a_column_by_its_root_is_not_asked_for(settings: Any) 
 
 
 SPIDER_READINGS = [
+    (  # "each product type": a table's word and its column's, grouped by the column
+        "department_store",
+        "What is the highest product price in each product type?",
+        "SELECT product_type_code, MAX(product_price) FROM Products GROUP BY product_type_code",
+    ),
     (  # "between" two dates: the second is the upper bound
         "tracking_orders",
         "What are the ids of the orders placed between 1980-01-01 and 1995-12-31?",
