@@ -137,6 +137,9 @@ def _ordered(
     select = select.order_by(ordering)
     if _shows_its_order(ordering, outputs, grouped):
         select = select.select(ordering.this.copy())
+    if intent.then is not None and intent.then.element is not None:
+        then = names.column(intent.then.element)
+        select = select.order_by(exp.Ordered(this=then, desc=intent.then.descending), append=True)
     tie = _tiebreak(intent, layer, names, outputs, grouped)
     if intent.limit and tie is not None and tie.sql() != ordering.this.sql():
         select = select.order_by(tie, append=True)

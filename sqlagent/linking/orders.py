@@ -14,6 +14,20 @@ _DIRECTIONS = [["decreasing"], ["increasing"], ["descending"], ["ascending"]]
 _OF_AGE_OR_DATE = frozenset({"oldest", "youngest"})
 
 
+# Words between two keys of an order: "and", "then", "and then by".
+_THEN = frozenset({"and", "then", "by", "the", ","})
+
+
+def _direction(words: list[str], otherwise: bool) -> bool:
+    """Descending or not, as the words say (the first direction word), else `otherwise`."""
+    for word in words:
+        if word in ("descending", "decreasing", "desc"):
+            return True
+        if word in ("ascending", "increasing", "asc"):
+            return False
+    return otherwise
+
+
 class OrderSteps(ReaderBase):
     def _orders(self) -> None:
         if self._by_aggregate():
@@ -45,7 +59,11 @@ class OrderSteps(ReaderBase):
             self.use(i + size, min(len(self.lows), i + size + 6))
             element = self.take(target)
             shown = element if element.column else self.label(element.table)
+            then = self._then_by(target.end)
+            if then is not None:  # each key's own direction word, where it says one
+                descending = _direction(self.lows[target.end : then[1]], descending)
             self.intent.order = Ordering(shown, descending)
+            self.intent.then = then[0] if then else None
             self.intent.need(element.table)
             return
         lows = set(self.lows)
@@ -54,6 +72,26 @@ class OrderSteps(ReaderBase):
         if sig.ALPHABETICAL.search(" ".join(self.lows)) or {"ascending", "descending"} & lows:
             self.intent.order = Ordering(None, "descending" in lows, aggregate="output")
             self.use(0, 0)
+
+    def _then_by(self, end: int) -> tuple[Ordering, int] | None:
+        """A second key after the first: "by price decreasing and name ascending", "by
+        age, then by name"; with where its words start. Ascending unless said."""
+        at = end
+        while at < min(len(self.lows), end + 2) and [self.lows[at]] in _DIRECTIONS:
+            at += 1
+        joined = 0
+        while at + joined < len(self.lows) and self.lows[at + joined] in _THEN:
+            joined += 1
+        if not joined or not {"and", "then", ","} & set(self.lows[at : at + joined]):
+            return None
+        second = self.chosen.at(at + joined)
+        if not self.free_column(second) or second.is_value:
+            return None
+        after = self.lows[second.end : second.end + 3]
+        self.use(at, second.end + sum(1 for w in after[:1] if [w] in _DIRECTIONS))
+        element = self.take(second)
+        self.intent.need(element.table)
+        return Ordering(element, _direction(after[:3], False)), at
 
     def _counts_in_order(self) -> bool:
         """ "the number of airports per country, ordered from most to least", "for each

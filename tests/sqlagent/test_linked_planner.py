@@ -198,6 +198,12 @@ ASKED = [
         "AND job_id IN ('ST_CLERK', 'SH_CLERK')",
         False,
     ),
+    (  # a second key of the order, with its own direction
+        "List the last names of employees with a salary above 12000, sorted by salary "
+        "descending and last name ascending.",
+        "SELECT last_name FROM employees WHERE salary > 12000 ORDER BY salary DESC, last_name",
+        True,
+    ),
     (  # "top 2" is the limit of the superlative read after it
         "What are the ids of the top 2 departments with the most employees?",
         "SELECT department_id FROM employees GROUP BY department_id ORDER BY COUNT(*) DESC LIMIT 2",
