@@ -15,7 +15,7 @@ _OF_AGE_OR_DATE = frozenset({"oldest", "youngest"})
 
 
 # Words between two keys of an order: "and", "then", "and then by".
-_THEN = frozenset({"and", "then", "by", "the", ","})
+_THEN = frozenset({"and", "then", "by", "the"})
 
 
 def _direction(words: list[str], otherwise: bool) -> bool:
@@ -82,7 +82,7 @@ class OrderSteps(ReaderBase):
         joined = 0
         while at + joined < len(self.lows) and self.lows[at + joined] in _THEN:
             joined += 1
-        if not joined or not {"and", "then", ","} & set(self.lows[at : at + joined]):
+        if not joined or not {"and", "then"} & set(self.lows[at : at + joined]):
             return None
         second = self.chosen.at(at + joined)
         if not self.free_column(second) or second.is_value:

@@ -18,7 +18,7 @@ class PatternSteps(ReaderBase):
             op = "starts" if said & sig.STARTS else "ends" if said & sig.ENDS else "like"
             if op == "like" and any(w in sig.NEGATIONS for w in window):
                 op = "unlike"  # "without the letter M", "does not contain 'x'"
-            if self._inside(i, word.text, op) or not said & sig.LIKE_WORDS:
+            if self._inside(i, word.text, op) or not said & (sig.LIKE_WORDS | sig.LITERAL_NOUNS):
                 continue  # "the word 'son' in their personal names": the column after
             # The column or table named last before the text: "whose address contains TN"
             before = [c for c in self.chosen.choices if c.end <= i and not c.is_value]

@@ -176,6 +176,11 @@ ASKED = [
         "SELECT email FROM employees WHERE last_name LIKE '%z%'",
         False,
     ),
+    (  # "with the letter y": the letter introduces the text without a verb of containing
+        "Which employees have a first name with the letter y? Give their last names.",
+        "SELECT last_name FROM employees WHERE first_name LIKE '%y%'",
+        False,
+    ),
     (  # text in curly quotes is quoted text
         "Which employees have a first name containing \u2018ste\u2019? Give their employee ids.",
         "SELECT employee_id FROM employees WHERE first_name LIKE '%ste%'",
