@@ -25,6 +25,7 @@ _PARTS = {"year": exp.Year, "month": exp.Month}
 
 class _Names:
     def __init__(self, joins: JoinPlan) -> None:
+        self.joins = joins
         self.alias = {table: f"t{n}" for n, table in enumerate(joins.tables, start=1)}
 
     def column(self, element: Element) -> exp.Column:
@@ -157,12 +158,63 @@ def _count(intent: Intent, layer: SemanticLayer, names: _Names) -> exp.Count:
     counted = intent.counted if intent.counted != intent.anchor else None
     if _counts_its_anchor(intent) and len(names.alias) > 1:
         counted = intent.anchor  # joined: "papers by authors of Penn" each once, not per author
+    elif counted is None and intent.group is not None and intent.group.table == intent.anchor:
+        # Per row of the anchor the count is of the rows it joins ("each product and the
+        # number of times it was ordered": its order lines), never of itself (always 1).
+        counted = _finest(layer, names.joins)
     if counted and counted in names.alias:
         key = _single_key(layer, counted)
         if key:
             column = exp.column(key, table=names.alias[counted], quoted=True)
             return exp.Count(this=exp.Distinct(expressions=[column]))
+        joined = _joined_column(counted, names.joins)
+        if joined:  # never NULL in the join's rows: COUNT of it counts them
+            return exp.Count(this=exp.column(joined, table=names.alias[counted], quoted=True))
     return exp.Count(this=exp.Star())
+
+
+def _joined_column(table: str, joins: JoinPlan) -> str | None:
+    for step in joins.joins:
+        if step.left_table == table:
+            return step.left_column
+        if step.right_table == table:
+            return step.right_column
+    return None
+
+
+def _finest(layer: SemanticLayer, joins: JoinPlan) -> str | None:
+    """The joined table whose rows the joins do not repeat: the rows of the join, one
+    each. None when no table is such (two tables that both fan out)."""
+    steps = [
+        (s.left_table, s.right_table, _unique(layer, s.right_table, s.right_column))
+        for s in joins.joins
+    ] + [
+        (s.right_table, s.left_table, _unique(layer, s.left_table, s.left_column))
+        for s in joins.joins
+    ]
+    finest = [t for t in joins.tables[1:] if not _repeated(t, steps)]
+    return finest[0] if len(finest) == 1 else None
+
+
+def _repeated(table: str, steps: list[tuple[str, str, bool]]) -> bool:
+    """Whether walking the joins away from `table` meets many rows for one of its rows.
+    `steps`: (from, to, whether `to` has one row per `from` row)."""
+    seen, todo = {table}, [table]
+    while todo:
+        node = todo.pop()
+        for start, end, once in steps:
+            if start != node or end in seen:
+                continue
+            if not once:
+                return True
+            seen.add(end)
+            todo.append(end)
+    return False
+
+
+def _unique(layer: SemanticLayer, table: str, column: str) -> bool:
+    found = layer.tables[table].columns.get(column)
+    return bool(found and (found.primary_key or found.unique))
 
 
 def _single_key(layer: SemanticLayer, table: str) -> str | None:

@@ -671,6 +671,12 @@ SPIDER_READINGS = [
         "SELECT COUNT(*) FROM Track AS T1 JOIN Genre AS T2 ON T1.GenreId = T2.GenreId "
         "WHERE T2.Name = 'Blues'",
     ),
+    (  # a count per product is of the lines it is ordered on, never of the product (1)
+        "tracking_orders",
+        "Show every product's name together with how many order items it appears in.",
+        "SELECT p.product_name, COUNT(*) FROM Products p JOIN Order_Items i "
+        "ON p.product_id = i.product_id GROUP BY p.product_name",
+    ),
 ]
 
 
