@@ -11,8 +11,10 @@ from sqlagent.linking.signals import (
     ASCENDING,
     COUNT_NOUNS,
     DESCENDING,
+    ENDS,
     ONLY_WITH_NUMBER,
     SHAPE_WORDS,
+    STARTS,
     bounds_number,
     lowers,
     pattern_literal,
@@ -164,8 +166,10 @@ def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWor
             run = words[start : start + size]
             if size > 1 and any(w.quoted for w in run):
                 continue
-            if not run[0].quoted and pattern_literal(words, lows, start):
-                break  # "the letter M": text searched for, not a stored 'M'
+            if pattern_literal(words, lows, start) and (
+                not run[0].quoted or set(lows[max(0, start - 3) : start]) & (STARTS | ENDS)
+            ):
+                break  # "the letter M", "starts with 'Orb'": text searched for, not stored
             if size == 1 and (
                 _a_count_or_bound(run[0], lows, start) or _a_verb(run[0], tags, start)
             ):

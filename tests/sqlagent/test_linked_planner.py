@@ -671,6 +671,11 @@ SPIDER_READINGS = [
         "SELECT COUNT(*) FROM Track AS T1 JOIN Genre AS T2 ON T1.GenreId = T2.GenreId "
         "WHERE T2.Name = 'Blues'",
     ),
+    (  # quoted text a name begins with is searched for, not a stored value of another column
+        "flight_4",
+        "Give the callsigns of the airlines whose names begin with 'Orbit'.",
+        "SELECT callsign FROM airlines WHERE name LIKE 'Orbit%'",
+    ),
     (  # a count per product is of the lines it is ordered on, never of the product (1)
         "tracking_orders",
         "Show every product's name together with how many order items it appears in.",
