@@ -25,7 +25,7 @@ from core.language import is_modifier, is_noun, word_tags
 from sqlagent.linking.chosen import Chosen
 from sqlagent.linking.intent import Intent
 from sqlagent.linking.question import Word
-from sqlagent.linking.signals import GROUP_WORDS, SHAPE_WORDS, phrase_at
+from sqlagent.linking.signals import GROUP_WORDS, ROW_NOUNS, SHAPE_WORDS, phrase_at
 
 MODEL = Path(__file__).with_name("confidence.json")
 # Without a fitted model: a plan that explains every word with sure links is tried.
@@ -69,6 +69,8 @@ class Evidence:
     @classmethod
     def of(cls, words: tuple[Word, ...], chosen: Chosen, intent: Intent) -> "Evidence":
         covered = {i for c in chosen.choices for i in range(c.start, c.end)} | intent.used
+        if intent.count_of and all(words[i].lower in ROW_NOUNS for i in intent.count_of):
+            covered |= set(intent.count_of)  # "how many times", "the number of records"
         content = [i for i, w in enumerate(words) if w.content]
         unexplained = [i for i in content if i not in covered]
         scores = [c.link.score for c in chosen.choices] or [0.0]

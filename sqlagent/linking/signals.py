@@ -78,7 +78,9 @@ COMPARATORS = (
     (("less", "than"), "<"), (("fewer", "than"), "<"), (("smaller", "than"), "<"),
     (("lower", "than"), "<"), (("younger", "than"), "<"), (("shorter", "than"), "<"),
     (("lighter", "than"), "<"), (("cheaper", "than"), "<"), (("earlier", "than"), "<"),
-    (("below",), "<"), (("under",), "<"), (("before",), "<"),
+    (("below",), "<"), (("under",), "<"), (("before",), "<"), (("prior", "to"), "<"),
+    (("up", "to"), "<="), (("no", "later", "than"), "<="), (("no", "earlier", "than"), ">="),
+    (("newer", "than"), ">"), (("beyond",), ">"),
     (("equal", "to"), "="), (("equals",), "="), (("exactly",), "="),
     # "greater than or equal to", "equal to or less than"
     *(((word, "than", "or", "equal", "to"), op) for word, op in _BOUNDS),
@@ -113,6 +115,9 @@ DISTINCT_WORDS = {"different", "distinct", "unique"}
 # Nouns that say a count: alone, a part of a longer column name or a stem, they are the count
 # ("the numbers of the trains" are train_number).
 COUNT_NOUNS = frozenset({"count", "counts", "number"})
+# Nouns that count rows of whatever is asked about: "the number of records of each type".
+ROW_NOUNS = frozenset({"record", "records", "entry", "entries", "row", "rows", "time", "times",
+                       "instance", "instances", "occurrence", "occurrences"})  # fmt: skip
 # The words a request opens with before what it asks for: "what is the ...", "return the".
 ASKING = frozenset({"what", "whats", "is", "are", "was", "were", "the", "find", "return", "give",
                     "show", "me", "list", "tell", "us", "please", "s"})  # fmt: skip
@@ -206,7 +211,7 @@ SHAPE_WORDS = frozenset(
     | {w for phrase, _ in COMPARATORS for w in phrase} | set(DIMENSIONS) | ORDER_VERBS
     | {"each", "per", "every", "both", "only", "except", "also", "total", "number", "count",
        "times", "average", "percentage", "percent", "share", "ratio", "same", "different"}
-) - {"the", "to", "at", "no", "than", "or"}  # fmt: skip
+) - {"the", "to", "at", "no", "than", "or", "up"}  # fmt: skip
 
 
 _HIGH = frozenset({"high", "highest", "large", "largest", "big", "biggest", "most", "many"})

@@ -671,6 +671,16 @@ SPIDER_READINGS = [
         "SELECT COUNT(*) FROM Track AS T1 JOIN Genre AS T2 ON T1.GenreId = T2.GenreId "
         "WHERE T2.Name = 'Blues'",
     ),
+    (  # "prior to" bounds the year from above
+        "theme_gallery",
+        "Which artists joined prior to 1990? Give their names.",
+        "SELECT Name FROM artist WHERE Year_Join < 1990",
+    ),
+    (  # "records" are the rows counted, not something the schema must hold
+        "film_rank",
+        "Give the number of records for each studio.",
+        "SELECT Studio, COUNT(*) FROM film GROUP BY Studio",
+    ),
     (  # quoted text a name begins with is searched for, not a stored value of another column
         "flight_4",
         "Give the callsigns of the airlines whose names begin with 'Orbit'.",
