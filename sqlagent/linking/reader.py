@@ -487,9 +487,10 @@ class Reader(
         used += [c.element for c in intent.both] + [intent.group]
         used += [intent.order.element if intent.order else None]
         named = [e.table for e in used if e is not None and e.table != intent.missing]
-        intent.tables = list(dict.fromkeys([intent.anchor, *intent.tables, *named]))
-        if intent.missing in intent.tables:
-            intent.tables.remove(intent.missing)
+        # With rows that must be missing, a table only named is of the missing rows ("not
+        # reported any event"): joined outside, through them, it would leave no row.
+        bare = [] if intent.missing else intent.tables
+        intent.tables = list(dict.fromkeys([intent.anchor, *bare, *named]))
 
 
 def _a_key(element: Element) -> bool:

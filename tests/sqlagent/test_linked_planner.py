@@ -671,6 +671,12 @@ SPIDER_READINGS = [
         "SELECT COUNT(*) FROM Track AS T1 JOIN Genre AS T2 ON T1.GenreId = T2.GenreId "
         "WHERE T2.Name = 'Blues'",
     ),
+    (  # a table named after the missing rows is theirs, not joined outside (no row left)
+        "workshop_paper",
+        "Show the authors of submissions that have no acceptance at any workshop.",
+        "SELECT Author FROM submission WHERE Submission_ID NOT IN "
+        "(SELECT Submission_ID FROM Acceptance)",
+    ),
     (  # "prior to" bounds the year from above
         "theme_gallery",
         "Which artists joined prior to 1990? Give their names.",
