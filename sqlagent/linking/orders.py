@@ -14,6 +14,10 @@ _DIRECTIONS = [["decreasing"], ["increasing"], ["descending"], ["ascending"]]
 _OF_AGE_OR_DATE = frozenset({"oldest", "youngest"})
 
 
+# Words before "order" that make it a direction: "in alphabetical order".
+_SAYS_ORDER = frozenset({"alphabetical", "alphabetic", "ascending", "descending", "increasing",
+                         "decreasing", "reverse", "lexicographic", "lexicographical"})  # fmt: skip
+
 # Words between two keys of an order: "and", "then", "and then by".
 _THEN = frozenset({"and", "then", "by", "the"})
 
@@ -70,8 +74,21 @@ class OrderSteps(ReaderBase):
         if self._counts_in_order():
             return
         if sig.ALPHABETICAL.search(" ".join(self.lows)) or {"ascending", "descending"} & lows:
-            self.intent.order = Ordering(None, "descending" in lows, aggregate="output")
-            self.use(0, 0)
+            backwards = "descending" in lows or "reverse" in lows  # "reverse alphabetical"
+            self.intent.order = Ordering(None, backwards, aggregate="output")
+            self._order_word()
+
+    def _order_word(self) -> None:
+        """ "in alphabetical order": the word "order" says the direction, it names no
+        column (`authOrder`)."""
+        for i, low in enumerate(self.lows[1:], start=1):
+            if low != "order" or self.lows[i - 1] not in _SAYS_ORDER:
+                continue
+            self.use(i, i + 1)
+            choice = self.chosen.at(i)
+            if self.free(choice) and choice is not None and not choice.is_value:
+                self.take(choice)
+                self.unsaid.add(choice.start)
 
     def _then_by(self, end: int) -> tuple[Ordering, int] | None:
         """A second key after the first: "by price decreasing and name ascending", "by

@@ -10,7 +10,7 @@ what the question asks for.
 from dataclasses import replace
 
 from sqlagent.linking import signals as sig
-from sqlagent.linking.chosen import Choice
+from sqlagent.linking.chosen import Choice, Chosen
 from sqlagent.linking.conditions import ConditionSteps
 from sqlagent.linking.flags import FlagSteps
 from sqlagent.linking.intent import Intent, Output
@@ -436,7 +436,8 @@ class Reader(
 
     def _anchor_and_tables(self) -> None:
         intent = self.intent
-        tables = [t for t in self.chosen.tables if t != intent.missing]
+        said = [c for c in self.chosen.choices if c.start not in self.unsaid]
+        tables = [t for t in Chosen(said).tables if t != intent.missing]
         plain = [o for o in intent.outputs if o.element is not None]
         if any(o.element.table == intent.missing for o in plain if o.element):
             raise Unreadable(f"it asks about {intent.missing} rows and for ones that are missing")

@@ -45,6 +45,7 @@ class ReaderBase:
         self.chosen = chosen
         self.schema = schema
         self.taken: set[int] = set()  # indexes of choices already given a part
+        self.unsaid: set[int] = set()  # choices whose words say no table ("in order")
         self.intent = Intent(anchor="")
         self.count = False
         self.count_distinct = False

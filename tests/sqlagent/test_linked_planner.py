@@ -714,6 +714,11 @@ ORDERED_READINGS = [
         "SELECT Studio, SUM(Gross_in_dollar) FROM film GROUP BY Studio "
         "ORDER BY SUM(Gross_in_dollar) DESC LIMIT 3",
     ),
+    (  # "order" after "alphabetical" names no table (Orders); "reverse" is Z to A
+        "tracking_orders",
+        "List every customer name in reverse alphabetical order.",
+        "SELECT customer_name FROM Customers ORDER BY customer_name DESC",
+    ),
     (  # "ordered by alphabetical order" names no column: the rows shown, A to Z
         "hospital_1",
         "List the names of the physicians ordered by alphabetical order.",
