@@ -317,7 +317,12 @@ def _missing(
 def _grouping(intent: Intent, layer: SemanticLayer, names: _Names) -> list[exp.Expr]:
     if intent.group is not None and intent.group.column:
         column = names.column(intent.group)
-        return [_PARTS[intent.period](this=column) if intent.period else column]
+        grouped = [_PARTS[intent.period](this=column) if intent.period else column]
+        # "for each country and airline name": the columns shown beside a count are
+        # groups too, each shown value its own row.
+        shown = [o.element for o in intent.outputs if o.element is not None and not o.aggregate]
+        extra = [names.column(e) for e in dict.fromkeys(shown) if e != intent.group]
+        return grouped + extra if any(o.aggregate for o in intent.outputs) else grouped
     plain = [o.element for o in intent.outputs if o.element is not None and not o.aggregate]
     if plain and any(o.aggregate for o in intent.outputs):
         # "each status code and the number of bookings": the columns shown with a count

@@ -469,9 +469,7 @@ class Reader(
             # "for each delegate, the party"
             intent.outputs.insert(0, Output(intent.group, part=intent.period))
             intent.group = None
-        elif (
-            intent.group is not None and intent.outputs and all(o.aggregate for o in intent.outputs)
-        ):
+        elif intent.group is not None and Output(intent.group) not in intent.outputs:
             intent.outputs.insert(0, Output(intent.group, part=intent.period))
         if intent.period:  # the date grouped by is shown as its year or month
             intent.outputs = [

@@ -671,6 +671,11 @@ SPIDER_READINGS = [
         "SELECT COUNT(*) FROM Track AS T1 JOIN Genre AS T2 ON T1.GenreId = T2.GenreId "
         "WHERE T2.Name = 'Blues'",
     ),
+    (  # "for each A and B": both are groups, and both are shown beside the count
+        "film_rank",
+        "For each studio and director, how many films are there?",
+        "SELECT Studio, Director, COUNT(*) FROM film GROUP BY Studio, Director",
+    ),
     (  # a table named after the missing rows is theirs, not joined outside (no row left)
         "workshop_paper",
         "Show the authors of submissions that have no acceptance at any workshop.",
