@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from registries.services import Relationship, SemanticLayer
+from registries.services import Relationship, SemanticLayer, Table
 from sqlagent.join_paths import JoinPlan, NoJoinPath, plan_joins
 from sqlagent.linking.intent import Condition, Intent, Output
 from sqlagent.linking.reader import Unreadable
@@ -36,6 +36,7 @@ class _Names:
 def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     if not intent.tables:
         raise Unreadable("it names no table to read")
+    _count_referrers(intent, layer)
     try:
         joins = plan_joins(layer, intent.tables, via=_named_keys(intent, layer))
     except NoJoinPath as error:
@@ -55,6 +56,40 @@ def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     for half in halves[1:]:
         statement = exp.intersect(statement, half, distinct=True)
     return statement
+
+
+def _count_referrers(intent: Intent, layer: SemanticLayer) -> None:
+    """ "Which allergy is the most common?" of `Allergy_Type` alone: grouped by what tells
+    its rows apart, every group is one row. What is counted are the rows that refer to it
+    (`Has_Allergy`), where one table does."""
+    counts = (intent.order is not None and intent.order.aggregate == "count") or (
+        intent.having is not None and intent.having_of is None
+    )
+    if not counts or intent.tables != [intent.anchor] or intent.counted not in (None, intent.anchor):
+        return
+    table = layer.tables[intent.anchor]
+    grouped = [intent.group] if intent.group else [o.element for o in intent.outputs if o.element]
+    if not grouped or not all(e and _tells_apart(e, table) for e in grouped):
+        return
+    referrers = {
+        r.from_table
+        for r in layer.relationships
+        if r.enabled and r.to_table == intent.anchor and r.from_table != intent.anchor
+    }
+    if len(referrers) == 1:
+        intent.counted = referrers.pop()
+        intent.tables.append(intent.counted)
+
+
+def _tells_apart(element: Element, table: Table) -> bool:
+    """A key, a unique column, or the table's name for its rows (`Claim_Status_Name`)."""
+    column = table.columns.get(element.column or "")
+    if element.table != table.name or column is None:
+        return False
+    named = element.column in table.label_columns and {"name", "title"} & set(
+        element.names[0][0]
+    )
+    return column.primary_key or column.unique or bool(named)
 
 
 def _named_keys(intent: Intent, layer: SemanticLayer) -> list[Relationship]:

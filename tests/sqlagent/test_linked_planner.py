@@ -671,6 +671,12 @@ SPIDER_READINGS = [
         "SELECT COUNT(*) FROM Track AS T1 JOIN Genre AS T2 ON T1.GenreId = T2.GenreId "
         "WHERE T2.Name = 'Blues'",
     ),
+    (  # grouped by a lookup table's key, each group is one row: the rows that refer to it
+        "behavior_monitoring",
+        "Which incident type code occurs the least often?",
+        "SELECT incident_type_code FROM Behavior_Incident GROUP BY incident_type_code "
+        "ORDER BY COUNT(*) LIMIT 1",
+    ),
     (  # "for each A and B": both are groups, and both are shown beside the count
         "film_rank",
         "For each studio and director, how many films are there?",
