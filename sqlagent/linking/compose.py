@@ -65,7 +65,8 @@ def _count_referrers(intent: Intent, layer: SemanticLayer) -> None:
     counts = (intent.order is not None and intent.order.aggregate == "count") or (
         intent.having is not None and intent.having_of is None
     )
-    if not counts or intent.tables != [intent.anchor] or intent.counted not in (None, intent.anchor):
+    alone = intent.tables == [intent.anchor] and intent.counted in (None, intent.anchor)
+    if not counts or not alone:
         return
     table = layer.tables[intent.anchor]
     grouped = [intent.group] if intent.group else [o.element for o in intent.outputs if o.element]
@@ -86,9 +87,7 @@ def _tells_apart(element: Element, table: Table) -> bool:
     column = table.columns.get(element.column or "")
     if element.table != table.name or column is None:
         return False
-    named = element.column in table.label_columns and {"name", "title"} & set(
-        element.names[0][0]
-    )
+    named = element.column in table.label_columns and {"name", "title"} & set(element.names[0][0])
     return column.primary_key or column.unique or bool(named)
 
 
@@ -352,12 +351,13 @@ def _missing(
 def _grouping(intent: Intent, layer: SemanticLayer, names: _Names) -> list[exp.Expr]:
     if intent.group is not None and intent.group.column:
         column = names.column(intent.group)
-        grouped = [_PARTS[intent.period](this=column) if intent.period else column]
-        # "for each country and airline name": the columns shown beside a count are
-        # groups too, each shown value its own row.
-        shown = [o.element for o in intent.outputs if o.element is not None and not o.aggregate]
-        extra = [names.column(e) for e in dict.fromkeys(shown) if e != intent.group]
-        return grouped + extra if any(o.aggregate for o in intent.outputs) else grouped
+        grouped: list[exp.Expr] = [_PARTS[intent.period](this=column) if intent.period else column]
+        if any(o.aggregate for o in intent.outputs):
+            # "for each country and airline name": the columns shown beside a count are
+            # groups too, each shown value its own row.
+            besides = [o.element for o in intent.outputs if o.element and not o.aggregate]
+            grouped += [names.column(e) for e in dict.fromkeys(besides) if e != intent.group]
+        return grouped
     plain = [o.element for o in intent.outputs if o.element is not None and not o.aggregate]
     if plain and any(o.aggregate for o in intent.outputs):
         # "each status code and the number of bookings": the columns shown with a count
