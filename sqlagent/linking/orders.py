@@ -139,11 +139,13 @@ class OrderSteps(ReaderBase):
         measure, or by the rows of another table counted, per row (highest first unless
         said)."""
         for i, low in enumerate(self.lows):
-            if low != "by" or i in self.intent.used:
+            terms = self.lows[max(0, i - 2) : i + 1] == ["in", "terms", "of"]  # as "by"
+            if (low != "by" and not terms) or i in self.intent.used:
                 continue
             at = i + 1 + (self.lows[i + 1 : i + 2] == ["the"])
             at += self.lows[at : at + 1] in _DIRECTIONS  # "by decreasing number of airports"
             first = max(0, i - 1) if self.lows[i - 1 : i] in ORDER_VERBS else i
+            first = i - 2 if terms else first
             if sig.phrase_at(self.lows, at, sig.COUNT_WORDS) and not self.count:
                 if self._order_by_count(at, self._by_direction(at)):
                     self.use(first, at)

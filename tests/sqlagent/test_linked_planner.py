@@ -725,6 +725,11 @@ ORDERED_READINGS = [
         "SELECT Studio, SUM(Gross_in_dollar) FROM film GROUP BY Studio "
         "ORDER BY SUM(Gross_in_dollar) DESC LIMIT 3",
     ),
+    (  # "in terms of" a total orders as "by" does
+        "film_rank",
+        "List the top two studios in terms of the total gross.",
+        "SELECT Studio FROM film GROUP BY Studio ORDER BY SUM(Gross_in_dollar) DESC LIMIT 2",
+    ),
     (  # "order" after "alphabetical" names no table (Orders); "reverse" is Z to A
         "tracking_orders",
         "List every customer name in reverse alphabetical order.",
