@@ -725,6 +725,11 @@ ORDERED_READINGS = [
         "SELECT Studio, SUM(Gross_in_dollar) FROM film GROUP BY Studio "
         "ORDER BY SUM(Gross_in_dollar) DESC LIMIT 3",
     ),
+    (  # "in descending order of": its words name no column (`aircraft.Order_Year`)
+        "pilot_record",
+        "Give the pilot names in descending order of their age.",
+        "SELECT Pilot_name FROM pilot ORDER BY Age DESC",
+    ),
     (  # "in terms of" a total orders as "by" does
         "film_rank",
         "List the top two studios in terms of the total gross.",
