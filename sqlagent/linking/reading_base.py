@@ -19,6 +19,9 @@ def _date_rank(element: Element, table: int) -> tuple[bool, int, bool]:
     return bool(words & BOOKKEEPING), table, "date" not in words
 
 
+# Measures of people, often kept in a table of their own that the question does not name.
+_OF_PEOPLE = frozenset({"age", "height", "weight"})
+
 _ASKED_FIRST = frozenset({"which", "what", "list", "show", "name", "give", "find", "return"})
 
 
@@ -114,13 +117,22 @@ class ReaderBase:
         return text[0] if text else next((e for e in columns if e.primary_key), None)
 
     def _dimension(self, names: tuple[str, ...]) -> Element | None:
-        tables = self.question_tables()
-        for table in tables:
-            element = self.column_of(table, names)
-            if element is not None and (
-                self.holds_numbers(element) or element.data_type in ("date", "datetime")
-            ):
-                return element  # `host`.`Age` may be text that holds numbers
+        """The column of a measure ("taller": height) in a table the question names; else,
+        for a measure of people, the one such column of the whole schema ("entrepreneurs
+        taller than 1.85": `people`.`Height`, joined)."""
+        found = [self._measure_in(t, names) for t in self.question_tables()]
+        if not any(found) and set(names) <= _OF_PEOPLE:
+            tables = dict.fromkeys(e.table for e in self.schema.elements)
+            elsewhere = [e for e in (self._measure_in(t, names) for t in tables) if e]
+            found = elsewhere if len(elsewhere) == 1 else []
+        return next((e for e in found if e is not None), None)
+
+    def _measure_in(self, table: str, names: tuple[str, ...]) -> Element | None:
+        element = self.column_of(table, names)
+        if element is not None and (
+            self.holds_numbers(element) or element.data_type in ("date", "datetime")
+        ):
+            return element  # `host`.`Age` may be text that holds numbers
         return None
 
     def date_named_before(self, i: int) -> Element | None:

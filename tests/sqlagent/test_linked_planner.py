@@ -725,6 +725,12 @@ ORDERED_READINGS = [
         "SELECT Studio, SUM(Gross_in_dollar) FROM film GROUP BY Studio "
         "ORDER BY SUM(Gross_in_dollar) DESC LIMIT 3",
     ),
+    (  # "taller": the one height of the schema, in a table of people the question joins
+        "gymnast",
+        "List the total points of gymnasts who are taller than 1.8.",
+        "SELECT g.Total_Points FROM gymnast g JOIN people p ON g.Gymnast_ID = p.People_ID "
+        "WHERE p.Height > 1.8",
+    ),
     (  # "in descending order of": its words name no column (`aircraft.Order_Year`)
         "pilot_record",
         "Give the pilot names in descending order of their age.",
