@@ -120,12 +120,12 @@ class ReaderBase:
         """The column of a measure ("taller": height) in a table the question names; else,
         for a measure of people, the one such column of the whole schema ("entrepreneurs
         taller than 1.85": `people`.`Height`, joined)."""
-        found = [self._measure_in(t, names) for t in self.question_tables()]
-        if not any(found) and set(names) <= _OF_PEOPLE:
+        found = [e for e in (self._measure_in(t, names) for t in self.question_tables()) if e]
+        if not found and set(names) <= _OF_PEOPLE:
             tables = dict.fromkeys(e.table for e in self.schema.elements)
             elsewhere = [e for e in (self._measure_in(t, names) for t in tables) if e]
             found = elsewhere if len(elsewhere) == 1 else []
-        return next((e for e in found if e is not None), None)
+        return found[0] if found else None
 
     def _measure_in(self, table: str, names: tuple[str, ...]) -> Element | None:
         element = self.column_of(table, names)

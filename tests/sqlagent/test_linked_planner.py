@@ -727,9 +727,9 @@ ORDERED_READINGS = [
     ),
     (  # "taller": the one height of the schema, in a table of people the question joins
         "gymnast",
-        "List the total points of gymnasts who are taller than 1.8.",
+        "List the total points of gymnasts who are taller than 1.74.",
         "SELECT g.Total_Points FROM gymnast g JOIN people p ON g.Gymnast_ID = p.People_ID "
-        "WHERE p.Height > 1.8",
+        "WHERE p.Height > 1.74",
     ),
     (  # "in descending order of": its words name no column (`aircraft.Order_Year`)
         "pilot_record",
