@@ -51,8 +51,9 @@ class QueryPlan:
     anchor: str  # the table whose rows the question is about
     tables: list[str] = field(default_factory=list)  # required, anchor first
     filters: list[Filter] = field(default_factory=list)
-    aggregate: str | None = None  # count, sum, avg, min, max, ratio (percent of rows)
+    aggregate: str | None = None  # count, sum, avg, min, max, ratio (share of rows)
     share_of: Filter | None = None  # with ratio: the condition whose share is asked
+    in_percent: bool = True  # with ratio: 0-100, else a fraction 0-1
     measure: ColumnRef | None = None  # what sum/avg/min/max read; None with count
     counted_too: bool = False  # an amount per group, and how many rows each group has
     versus_average: str | None = None  # >, <: the measure (per group) against its average

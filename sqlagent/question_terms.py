@@ -68,7 +68,8 @@ class Shape:
     order_by: str | None = None  # words after "sorted by" / "ordered by"
     alphabetical: bool = False
     distinct: bool = False
-    ratio: bool = False  # percentage or share: a shape the compiler declines
+    ratio: bool = False  # percentage or share of the rows that meet a condition
+    percent: bool = False  # said in percent ("what percentage"), else a fraction ("what share")
     negated: bool = False  # "no", "without", "never" (resolution reads the missing rows)
     versus_average: str | None = None  # "above the overall average": >, < against it
 
@@ -399,6 +400,7 @@ def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
         alphabetical=bool(re.search(r"\balphabetical(ly)?\b|\bin order\b", q)),
         distinct=bool(re.search(r"\b(distinct|unique|different)\b", q)),
         ratio=bool(re.search(r"\b(percent(age)?|share|ratio|proportion|%)", q)),
+        percent=bool(re.search(r"\bpercent(age)?\b|%", q)),
         negated=bool(re.search(r"\b(no|without|never|none|not any|no longer)\b", q)),
         versus_average=_versus_average(_BOUND_BEFORE_TEXT.sub("", question.lower()))[0],
     )

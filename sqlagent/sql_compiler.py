@@ -263,18 +263,21 @@ def _aggregate(plan: QueryPlan, key: ColumnRef, layer: SemanticLayer) -> exp.Exp
     assert plan.aggregate is not None
     if plan.aggregate == "ratio":
         assert plan.share_of is not None
+        key = _share_key(plan, key, layer)
         matching = exp.Count(
             this=exp.Distinct(
                 expressions=[exp.If(this=_condition(plan.share_of), true=column(key))]
             )
         )
         every = exp.Count(this=exp.Distinct(expressions=[column(key)]))
+        # "what percentage": 0-100; "what share", "the ratio": a fraction 0-1
+        scale, name, places = ("100.0", "percent", 2) if plan.in_percent else ("1.0", "share", 4)
         share = exp.Div(
-            this=exp.Mul(this=exp.Literal.number("100.0"), expression=matching),
+            this=exp.Mul(this=exp.Literal.number(scale), expression=matching),
             expression=exp.Nullif(this=every, expression=exp.Literal.number(0)),
         )
-        percent = exp.Round(this=share, decimals=exp.Literal.number(2))
-        return exp.Alias(this=percent, alias=exp.to_identifier("percent", quoted=True))
+        rounded = exp.Round(this=share, decimals=exp.Literal.number(places))
+        return exp.Alias(this=rounded, alias=exp.to_identifier(name, quoted=True))
     if plan.aggregate == "count":
         name = "count"
         value: exp.Expression = _count(layer.tables[plan.anchor], key)
@@ -288,6 +291,17 @@ def _aggregate(plan: QueryPlan, key: ColumnRef, layer: SemanticLayer) -> exp.Exp
     if plan.aggregate == "avg":  # an average reads as a figure, not 4.1111
         value = exp.Round(this=value, decimals=exp.Literal.number(2))
     return exp.Alias(this=value, alias=exp.to_identifier(name, quoted=True))
+
+
+def _share_key(plan: QueryPlan, key: ColumnRef, layer: SemanticLayer) -> ColumnRef:
+    """The rows a share is of are those of the table its condition reads ("for each
+    category, the percentage of inspections that failed": inspections, not assets)."""
+    assert plan.share_of is not None
+    tables = plan.share_of.tables
+    table = layer.tables[next(iter(tables))] if len(tables) == 1 else None
+    if table is None or not table.primary_key or table.name == key.table:
+        return key
+    return ColumnRef(table.name, table.primary_key)
 
 
 def _grouped_value(plan: QueryPlan, ref: ColumnRef) -> exp.Expression:

@@ -20,6 +20,7 @@ def measure(
 ) -> None:
     if terms.shape.ratio:
         _share(plan, resolved)
+        plan.in_percent = terms.shape.percent
     elif resolved.span:
         _span(plan, terms, resolved)
     else:

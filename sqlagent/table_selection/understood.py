@@ -52,8 +52,8 @@ def check_understood(terms: QuestionTerms, resolved: Resolved, layer: SemanticLa
     kinds = {_AGGREGATE_WORDS[w] for w in re.findall(r"\b\w+\b", question) if w in _AGGREGATE_WORDS}
     if len(kinds) > 1:  # "the maximum, minimum and average price"
         raise CannotAnswer("several aggregates at once are not compiled without an LLM yet")
-    if terms.shape.ratio and (terms.shape.group_by or not resolved.filters):
-        raise CannotAnswer("a share needs one condition over the rows, not groups of them")
+    if terms.shape.ratio and not resolved.filters:
+        raise CannotAnswer("a share needs a condition over the rows whose share is asked")
     # "at least one action item": the joins already keep only rows that have one.
     compared = re.sub(r"\bat least (one|1|a|an)\b", "", terms.text)
     unplaced = [c for c in terms.comparisons if c.position not in resolved.compared]

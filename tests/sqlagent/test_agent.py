@@ -63,6 +63,34 @@ def test_a_count_agrees_with_the_warehouse() -> None:
     assert str(expected[0][0]) in answer.answer
 
 
+def test_a_share_per_group_agrees_with_the_warehouse() -> None:
+    # Per category, the share of the inspections (the rows its condition reads), not of
+    # the assets the category is reached through; "percentage" is 0-100.
+    answer = ask(
+        "For each equipment category, what percentage of completed inspections failed?",
+        scope=Scope(),
+    )
+    expected = gold(
+        "SELECT ac.name, ROUND(100 * SUM(i.result = 'fail') / COUNT(*), 2) FROM inspection i "
+        "JOIN asset a ON a.id = i.assetId JOIN assetType t ON t.id = a.assetTypeId "
+        "JOIN assetCategory ac ON ac.id = t.assetCategoryId WHERE i.status = 'completed' "
+        "GROUP BY ac.name"
+    )
+    assert answer.status == "answered", answer.reason
+    shown = {(row[0], float(row[-1])) for row in answer.rows}
+    assert expected and shown == {(name, float(share)) for name, share in expected}
+
+
+def test_a_share_or_ratio_is_a_fraction() -> None:
+    answer = ask("What share of completed inspections failed?", scope=Scope())
+    expected = gold(
+        "SELECT ROUND(SUM(result = 'fail') / COUNT(*), 4) FROM inspection "
+        "WHERE status = 'completed'"
+    )
+    assert answer.status == "answered", answer.reason
+    assert float(answer.rows[0][-1]) == float(expected[0][0]) < 1
+
+
 def test_a_question_it_cannot_read_is_declined_with_its_reason_and_nothing_runs() -> None:
     answer = ask("How many unicorns are there?", scope=Scope())
     assert answer.status == "declined"

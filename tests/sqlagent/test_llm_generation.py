@@ -266,7 +266,7 @@ def test_an_llm_that_does_not_answer_falls_back_to_the_plan_or_declines(
     try:
         planned = ask("How many employees are active?", source=mysql_warehouse.name, scope=Scope())
         unplanned = ask(
-            "What percentage of work orders per branch were completed?",
+            "Show each customer with their latest work order.",
             source=mysql_warehouse.name,
             scope=Scope(),
         )

@@ -64,6 +64,14 @@ def test_a_share_in_percent_counts_each_row_once(warehouse_layer: SemanticLayer)
     assert "NULLIF(COUNT(DISTINCT `workOrder`.`id`), 0)" in sql
 
 
+def test_a_share_per_group_is_of_the_rows_its_condition_reads(
+    warehouse_layer: SemanticLayer,
+) -> None:
+    sql = _sql("What percentage of work orders per branch were completed?", warehouse_layer)
+    assert "100.0 * COUNT(DISTINCT IF(`workOrder`.`status` = 'completed', `workOrder`.`id`" in sql
+    assert "GROUP BY `branch`" in sql
+
+
 def test_a_code_identifies_its_row(warehouse_layer: SemanticLayer) -> None:
     sql = _sql("Show work order WO-001234", warehouse_layer)
     assert "`workOrder`.`workOrderNumber` = 'WO-001234'" in sql
@@ -114,7 +122,7 @@ def test_a_measure_is_named_by_its_word(warehouse_layer: SemanticLayer) -> None:
 @pytest.mark.parametrize(
     ("question", "reason"),
     [
-        ("What percentage of work orders per branch were completed?", "share"),
+        ("What percentage of work orders are there?", "share"),
         ("How many work orders are there and who supervised them?", "two questions"),
         ("How many employees have left the company?", "'left'"),
         ("How many work orders have more than 5 hours of work time?", "comparison"),
