@@ -31,7 +31,7 @@ class _Joined:
     layer: SemanticLayer
 
     def repeats(self, alias: str) -> bool:
-        return _repeats(alias, self.edges)
+        return repeats(alias, self.edges)
 
     def key(self, alias: str) -> str | None:
         """The key column of the table behind `alias`; None when it has none to count by."""
@@ -74,7 +74,7 @@ def _aliases(select: exp.Select) -> dict[str, str] | None:
     return found
 
 
-def _unique(layer: SemanticLayer, table: str, column: str) -> bool:
+def unique(layer: SemanticLayer, table: str, column: str) -> bool:
     found = layer.tables[table].columns.get(column)
     return bool(found and (found.primary_key or found.unique))
 
@@ -93,15 +93,15 @@ def _join_edges(select: exp.Select, tables: dict[str, str], layer: SemanticLayer
             if left.table not in tables or right.table not in tables:
                 continue
             a, b = left.table, right.table
-            edges[a].append((b, not _unique(layer, tables[b], right.name)))
-            edges[b].append((a, not _unique(layer, tables[a], left.name)))
+            edges[a].append((b, not unique(layer, tables[b], right.name)))
+            edges[b].append((a, not unique(layer, tables[a], left.name)))
             linked = True
         if not linked:
             return None
     return edges
 
 
-def _repeats(alias: str, edges: Edges) -> bool:
+def repeats(alias: str, edges: Edges) -> bool:
     """Whether some join, walking away from `alias`, meets many rows per row."""
     seen, queue = {alias}, deque([alias])
     while queue:

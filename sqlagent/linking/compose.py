@@ -3,12 +3,13 @@ paths of the relationship graph, then the columns, conditions, grouping, orderin
 the rows that must be missing (NOT IN) and the pairs of values that must both hold
 (INTERSECT)."""
 
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Any
 
 from sqlglot import exp
 
 from registries.services import Relationship, SemanticLayer, Table
+from sqlagent.fan_out import Edges, repeats, unique
 from sqlagent.join_paths import JoinPlan, NoJoinPath, plan_joins
 from sqlagent.linking.intent import Condition, Intent, Output
 from sqlagent.linking.reader import Unreadable
@@ -219,36 +220,14 @@ def _joined_column(table: str, joins: JoinPlan) -> str | None:
 def _finest(layer: SemanticLayer, joins: JoinPlan) -> str | None:
     """The joined table whose rows the joins do not repeat: the rows of the join, one
     each. None when no table is such (two tables that both fan out)."""
-    steps = [
-        (s.left_table, s.right_table, _unique(layer, s.right_table, s.right_column))
-        for s in joins.joins
-    ] + [
-        (s.right_table, s.left_table, _unique(layer, s.left_table, s.left_column))
-        for s in joins.joins
-    ]
-    finest = [t for t in joins.tables[1:] if not _repeated(t, steps)]
+    edges: Edges = defaultdict(list)
+    for s in joins.joins:
+        edges[s.left_table].append(
+            (s.right_table, not unique(layer, s.right_table, s.right_column))
+        )
+        edges[s.right_table].append((s.left_table, not unique(layer, s.left_table, s.left_column)))
+    finest = [t for t in joins.tables[1:] if not repeats(t, edges)]
     return finest[0] if len(finest) == 1 else None
-
-
-def _repeated(table: str, steps: list[tuple[str, str, bool]]) -> bool:
-    """Whether walking the joins away from `table` meets many rows for one of its rows.
-    `steps`: (from, to, whether `to` has one row per `from` row)."""
-    seen, todo = {table}, [table]
-    while todo:
-        node = todo.pop()
-        for start, end, once in steps:
-            if start != node or end in seen:
-                continue
-            if not once:
-                return True
-            seen.add(end)
-            todo.append(end)
-    return False
-
-
-def _unique(layer: SemanticLayer, table: str, column: str) -> bool:
-    found = layer.tables[table].columns.get(column)
-    return bool(found and (found.primary_key or found.unique))
 
 
 def _single_key(layer: SemanticLayer, table: str) -> str | None:
