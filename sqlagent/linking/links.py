@@ -29,6 +29,7 @@ class Link:
     element: Element
     score: float
     value: str | None = None  # a stored value the words name: a filter on the column
+    joining: int = 0  # words of the run that only join its names ("of the")
 
     @property
     def span(self) -> range:
@@ -65,9 +66,16 @@ def name_links(words: tuple[Word, ...], schema: SchemaWords, *, roots: bool = Tr
                 score = max(fits, default=0.0)
                 if score > found.get(element, 0.0):
                     found[element] = score
-            links += [Link(start, start + size, e, score) for e, score in found.items() if score]
+            joining = sum(1 for w in run if w in _JOINING)
+            links += [
+                Link(start, start + size, e, score, joining=joining)
+                for e, score in found.items()
+                if score
+            ]
     return [x for x in links if not _said_as_aggregate(x, words, links)]
 
+
+_JOINING = ("of", "the")  # "amount of the settlement"
 
 # A plural names rows: "transactions" is `Financial_Transactions` more surely than
 # `transaction_type` shortened ("transaction types" would name that column).
@@ -119,7 +127,7 @@ def _fit(name: tuple[str, ...], run: tuple[str, ...], roots: bool) -> float:
     of settlement" for settlement_amount (the words about the other way round)."""
     if name == run:
         return 1.0
-    inner = tuple(w for w in run if w not in ("of", "the"))
+    inner = tuple(w for w in run if w not in _JOINING)
     if len(inner) != len(name) or inner[0] in STOP:
         return 0.0
     # "number of trains" is a count, not train_number: the words are not turned about.

@@ -9,6 +9,7 @@ what the question asks for.
 
 from dataclasses import replace
 
+from core.language import word_tags
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice, Chosen
 from sqlagent.linking.conditions import ConditionSteps
@@ -105,12 +106,15 @@ class Reader(
 
     def _words_counted(self, end: int) -> range:
         """The words a count is of: "how many of the different kinds of pink unicorns"
-        counts pink unicorns."""
+        counts pink unicorns; "how many video game types exist", the words before the verb."""
         at = end
         while at < len(self.lows) and self.lows[at] in sig.BEFORE_COUNTED:
             at += 1
+        tags = word_tags(tuple(w.text for w in self.words))
         stop = at
         while stop < len(self.lows) and self.words[stop].content:
+            if stop > at and tags[stop] in ("VB", "VBP", "VBZ") and not self.words[stop].quoted:
+                break
             stop += 1
         return range(at, stop)
 
@@ -126,6 +130,15 @@ class Reader(
             if self._head_column(follows):
                 self.count_distinct = True  # "how many movie directors": different directors
                 return
+            head = self.chosen.after(follows.end - 1, within=1)
+            if (
+                head is not None
+                and head.is_table
+                and head.start == follows.end
+                and head.end == self.intent.count_of.stop
+                and (head.table, follows.table) in self.schema.refers
+            ):
+                follows = head  # "how many movie ratings": the ratings, of movies
             self.intent.counted = follows.table
         elif not self.free(follows):
             return
@@ -243,7 +256,7 @@ class Reader(
             if self._said_as_verb(choice):
                 continue  # left unexplained: the reading's evidence says so
             element = self._labelled(choice, self.take(choice))
-            if self._had(choice) and self.intent.outputs:
+            if self._had(choice) and (self.intent.outputs or self.count):
                 self.intent.need(element.table)  # "students who have treasurer votes": a join
                 self.intent.joined_by.append(element)
                 continue
@@ -286,7 +299,15 @@ class Reader(
             return False
         if any(o.aggregate and o.element == element for o in self.intent.outputs):
             return True
-        return conditioned or self.lows[choice.start - 1 : choice.start] == ["all"]
+        said_before = set(self.lows[max(0, choice.start - 2) : choice.start])
+        of_rows = bool(said_before & {"of", "across", "among"}) and not self._grouping_said()
+        return conditioned or of_rows or self.lows[choice.start - 1 : choice.start] == ["all"]
+
+    def _grouping_said(self) -> bool:
+        """ "for each", "per", "by": the question asks for groups (an "and" alone does not)."""
+        if {"each", "per", "every", "by"} & set(self.lows):
+            return True
+        return any(sig.phrase_at(self.lows, i, sig.GROUP_WORDS) for i in range(len(self.lows)))
 
     def _shared(self, choice: Choice, last: tuple[Choice, list[str]] | None) -> list[str]:
         """ "the average height and weight": an aggregate said once is of each measure
@@ -358,8 +379,19 @@ class Reader(
             for w in self.lows[max(0, choice.start - 3) : choice.start]
             if w not in sig.DETERMINERS
         ]
-        return before[-2:] in (["who", "have"], ["who", "has"], ["that", "have"], ["that", "has"],
-                               ["which", "have"], ["which", "has"], ["who", "had"])  # fmt: skip
+        if before[-2:] in (["who", "have"], ["who", "has"], ["that", "have"], ["that", "has"],
+                           ["which", "have"], ["which", "has"], ["who", "had"]):  # fmt: skip
+            return True
+        # "how many students have senator votes": the rows counted have them
+        verb = choice.start - 1
+        rows = self.chosen.at(verb - 1)
+        return (
+            self.count
+            and self.lows[verb : verb + 1] in (["have"], ["has"], ["had"])
+            and rows is not None
+            and rows.is_table
+            and rows.table != choice.table
+        )
 
     def _full_name(self, choice: Choice, element: Element) -> list[Element]:
         """ "the full names of the students": their first and last names."""

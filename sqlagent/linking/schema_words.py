@@ -6,7 +6,7 @@ name" and, inside that table, plain "name". Common abbreviations in names are sp
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import Stemmer
@@ -65,6 +65,7 @@ class SchemaWords:
     # Phrases people confirmed as a column's value ("out of service" is asset.status
     # 'out_of_service'), by `value_key`: (table, column, value)
     term_values: dict[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
+    refers: frozenset[tuple[str, str]] = frozenset()  # (table, table it refers to)
 
 
 def value_key(text: str) -> str:
@@ -202,7 +203,8 @@ def schema_words(layer: SemanticLayer) -> SchemaWords:
                         _owned(column_names[0][0], table_words),
                     )
                 )
-    return indexed(elements)
+    refers = frozenset((r.from_table, r.to_table) for r in layer.relationships)
+    return replace(indexed(elements), refers=refers)
 
 
 def indexed(elements: list[Element]) -> SchemaWords:

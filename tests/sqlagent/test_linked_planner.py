@@ -709,6 +709,33 @@ SPIDER_READINGS = [
         "SELECT p.product_name, COUNT(*) FROM Products p JOIN Order_Items i "
         "ON p.product_id = i.product_id GROUP BY p.product_name",
     ),
+    (  # the words counted end at the verb: the kinds of game, not games grouped by kind
+        "game_1",
+        "How many video game types exist in the collection?",
+        "SELECT COUNT(DISTINCT GType) FROM Video_Games",
+    ),
+    (  # "of the products" after two aggregates: what they are over, not a grouping
+        "product_catalog",
+        "Give me the maximum and the average price in dollars of the products.",
+        "SELECT MAX(price_in_dollars), AVG(price_in_dollars) FROM Catalog_Contents",
+    ),
+    (  # "movie ratings": ratings (which refer to movies) are what is counted
+        "movie_1",
+        "How many movie ratings have at least 4 stars?",
+        "SELECT COUNT(*) FROM Rating WHERE stars >= 4",
+    ),
+    (  # the counted rows have the votes the question names: that key is the join
+        "voter_2",
+        "How many female students have class president votes?",
+        "SELECT COUNT(DISTINCT s.StuID) FROM Student s JOIN Voting_record v "
+        "ON s.StuID = v.Class_President_Vote WHERE s.Sex = 'F'",
+    ),
+    (  # "color description" names a column; "of the" joins names, it names nothing
+        "products_gen_characteristics",
+        "What is the color description of the product named 'cumin'?",
+        "SELECT c.color_description FROM Products p JOIN Ref_Colors c "
+        "ON p.color_code = c.color_code WHERE p.product_name = 'cumin'",
+    ),
 ]
 
 
