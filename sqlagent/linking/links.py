@@ -100,11 +100,14 @@ def _kind_free(name: tuple[str, ...], element: Element) -> bool:
 def _said_as_aggregate(link: Link, words: tuple[Word, ...], links: list[Link]) -> bool:
     """ "the total travel miles", "the average hourly rate": an aggregate's word right
     before a measure the question names is the aggregate, not a column of its name
-    (`invoice.total`)."""
+    (`invoice.total`); so is each of "the total and average enrollment"."""
     if link.end - link.start != 1 or words[link.start].lower not in AGGREGATES:
         return False
+    at = link.end
+    while at < len(words) and words[at].lower in _LISTING and at - link.end < 4:
+        at += 1  # "and average"
     return any(
-        link.end <= other.start <= link.end + 1
+        (link.end <= other.start <= link.end + 1 or other.start == at)
         and other.element.numeric
         and other.element != link.element
         and other.end - other.start >= 1
@@ -112,6 +115,8 @@ def _said_as_aggregate(link: Link, words: tuple[Word, ...], links: list[Link]) -
         for other in links
     )
 
+
+_LISTING = frozenset({"and", "or", ",", "the"}) | frozenset(AGGREGATES)
 
 # Alone, these say the query's shape even where they are part of a longer column name.
 _SAYS_SHAPE = COUNT_NOUNS | ((DESCENDING | ASCENDING) - ONLY_WITH_NUMBER)

@@ -730,6 +730,11 @@ SPIDER_READINGS = [
         "SELECT COUNT(DISTINCT s.StuID) FROM Student s JOIN Voting_record v "
         "ON s.StuID = v.Class_President_Vote WHERE s.Sex = 'F'",
     ),
+    (  # "total" listed with another aggregate is the sum, not a column called total_...
+        "school_finance",
+        "Give the total and the average enrollment over every school.",
+        "SELECT SUM(Enrollment), AVG(Enrollment) FROM School",
+    ),
     (  # "color description" names a column; "of the" joins names, it names nothing
         "products_gen_characteristics",
         "What is the color description of the product named 'cumin'?",
