@@ -100,9 +100,12 @@ def _kind_free(name: tuple[str, ...], element: Element) -> bool:
 def _said_as_aggregate(link: Link, words: tuple[Word, ...], links: list[Link]) -> bool:
     """ "the total travel miles", "the average hourly rate": an aggregate's word right
     before a measure the question names is the aggregate, not a column of its name
-    (`invoice.total`); so is each of "the total and average enrollment"."""
+    (`invoice.total`); so is each of "the total and average enrollment", and "the total
+    number of domestic passengers"."""
     if link.end - link.start != 1 or words[link.start].lower not in AGGREGATES:
         return False
+    if link.start and words[link.start - 1].lower in AGGREGATES:
+        return False  # "the average total number of passengers": Total_Passengers, averaged
     at = link.end
     while at < len(words) and words[at].lower in _LISTING and at - link.end < 4:
         at += 1  # "and average"
@@ -116,7 +119,7 @@ def _said_as_aggregate(link: Link, words: tuple[Word, ...], links: list[Link]) -
     )
 
 
-_LISTING = frozenset({"and", "or", ",", "the"}) | frozenset(AGGREGATES)
+_LISTING = frozenset({"and", "or", ",", "the", "number", "amount", "of"}) | frozenset(AGGREGATES)
 
 # Alone, these say the query's shape even where they are part of a longer column name.
 _SAYS_SHAPE = COUNT_NOUNS | ((DESCENDING | ASCENDING) - ONLY_WITH_NUMBER)

@@ -735,6 +735,11 @@ SPIDER_READINGS = [
         "Give the total and the average enrollment over every school.",
         "SELECT SUM(Enrollment), AVG(Enrollment) FROM School",
     ),
+    (  # "total number of" a measure is its sum, not the column Total_Passengers
+        "aircraft",
+        "What is the total number of international passengers of all airports?",
+        "SELECT SUM(International_Passengers) FROM airport",
+    ),
     (  # "color description" names a column; "of the" joins names, it names nothing
         "products_gen_characteristics",
         "What is the color description of the product named 'cumin'?",
