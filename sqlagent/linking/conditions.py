@@ -64,7 +64,8 @@ class ConditionSteps(ReaderBase):
             op = "like" if set(before[-4:]) & sig.LIKE_WORDS else "="
             negated = [n for n, low in enumerate(before) if _negates(before, n)]
             start = choice.start - len(before)
-            if negated and not self._negates_table(start + negated[-1], choice.start):
+            excepted = before[negated[-1]] in sig.EXCLUSIONS if negated else False
+            if negated and not self._negates_table(start + negated[-1], choice, excepted):
                 op = "!="
                 self.use(start + negated[-1], choice.start)  # the words from the negation on
             named = self.chosen.before(choice.start, within=3)
@@ -285,10 +286,16 @@ class ConditionSteps(ReaderBase):
         self.intent.conditions.append(Condition(date, op, bound, at=i))
         return True
 
-    def _negates_table(self, start: int, end: int) -> bool:
+    def _negates_table(self, start: int, value: Choice, excepted: bool = False) -> bool:
         """ "tracks that do not have a race in class GT": the negation is of the table
-        named after it ("devices whose platform is not X" negates the value)."""
-        return any(c.is_table and start <= c.start < end for c in self.chosen.choices)
+        named after it ("devices whose platform is not X" negates the value); "except the
+        account with name 'Brown'" leaves out rows of the value's own table, by value."""
+        return any(
+            c.is_table
+            and start <= c.start < value.start
+            and not (excepted and c.table == value.table)
+            for c in self.chosen.choices
+        )
 
     def _names(self, choice: Choice, element: Element) -> bool:
         said = {w.lemma for w in self.words[choice.start : choice.end]}

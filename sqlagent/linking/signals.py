@@ -90,7 +90,11 @@ AFTER_NUMBER = {("or", "more"): ">=", ("or", "greater"): ">=", ("or", "above"): 
                 ("or", "less"): "<=", ("or", "fewer"): "<=", ("or", "below"): "<=",
                 ("or", "higher"): ">=", ("or", "lower"): "<=", ("or", "over"): ">=",
                 ("or", "under"): "<=", ("or", "later"): ">=", ("or", "after"): ">=",
-                ("or", "earlier"): "<=", ("or", "before"): "<="}  # fmt: skip
+                ("or", "earlier"): "<=", ("or", "before"): "<=", ("or", "older"): ">=",
+                ("or", "younger"): "<=", ("or", "larger"): ">=", ("or", "bigger"): ">=",
+                ("or", "smaller"): "<=", ("or", "taller"): ">=", ("or", "shorter"): "<=",
+                ("or", "heavier"): ">=", ("or", "lighter"): "<=", ("or", "longer"): ">=",
+                ("or", "cheaper"): "<=", ("or", "newer"): ">="}  # fmt: skip
 GROUP_WORDS = (("for", "each"), ("for", "every"), ("in", "each"), ("of", "each"),
                ("by", "each"), ("per",), ("each",), ("grouped", "by"), ("group", "by"),
                ("for", "all", "different"), ("for", "different"))  # fmt: skip

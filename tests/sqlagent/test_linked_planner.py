@@ -740,6 +740,18 @@ SPIDER_READINGS = [
         "What is the total number of international passengers of all airports?",
         "SELECT SUM(International_Passengers) FROM airport",
     ),
+    (  # "or younger" after a number bounds it, as "younger than" does
+        "aircraft",
+        "Which pilots are aged 28 or younger? Give their names.",
+        "SELECT Name FROM pilot WHERE Age <= 28",
+    ),
+    (  # excepting rows of the value's own table leaves that value out
+        "small_bank_1",
+        "What is the total checking balance of all accounts excluding the account with "
+        "name 'Brown'?",
+        "SELECT SUM(c.balance) FROM ACCOUNTS a JOIN CHECKING c ON a.custid = c.custid "
+        "WHERE a.name <> 'Brown'",
+    ),
     (  # "color description" names a column; "of the" joins names, it names nothing
         "products_gen_characteristics",
         "What is the color description of the product named 'cumin'?",
