@@ -6,6 +6,7 @@ and, among equally likely meanings, the columns related verified queries use.
 from dataclasses import dataclass, field
 
 from sqlagent.linking.links import Link
+from sqlagent.linking.schema_words import Element
 
 
 @dataclass(frozen=True)
@@ -89,9 +90,17 @@ def choose(links: list[Link], preferred: Preferred = frozenset()) -> Chosen:
         for group in kept
         if len({x.element.table for x in group}) == 1 and group[0].score >= 0.75
     }
+    # Where each column is named outright: a value said right after its column's name
+    # ("the governor 'Eliot Spitzer'") is that column's, not another's holding it too.
+    said_at = {
+        x.element: x.start
+        for group in kept
+        for x in group
+        if x.value is None and not x.element.is_table
+    }
     chosen = Chosen()
     for group in sorted(kept, key=lambda g: g[0].start):
-        chosen.choices.append(_pick(group, named_at, preferred, implied))
+        chosen.choices.append(_pick(group, named_at, preferred, implied, said_at))
     return chosen
 
 
@@ -100,6 +109,7 @@ def _pick(
     named_at: dict[str, list[int]],
     preferred: Preferred,
     implied: frozenset[str] | set[str] = frozenset(),
+    said_at: dict[Element, int] | None = None,
 ) -> Choice:
     """A value beats a name only when it is surer; among meanings, one in a table the
     question names, the nearest such mention first ("the names of the mountains"); among
@@ -114,7 +124,9 @@ def _pick(
         element = link.element
         confirmed = (element.table.lower(), (element.column or "").lower()) in preferred
         near = element.table in implied
-        return (named, link.score, confirmed, -distance, element.is_table, near, element.owned)
+        said = link.value is not None and 0 < link.start - (said_at or {}).get(element, -9) <= 3
+        owned = element.owned
+        return (named, said, link.score, confirmed, -distance, element.is_table, near, owned)
 
     steady = sorted(group, key=lambda x: (str(x.element), str(x.value)))
     ordered = sorted(steady, key=rank, reverse=True)  # a stable sort: ties keep that order
@@ -123,8 +135,8 @@ def _pick(
         x
         for x in ordered[1:]
         if x.score >= best.score - 0.05
-        and rank(x)[0] == rank(best)[0]
-        and rank(x)[3] == rank(best)[3]
+        and rank(x)[:2] == rank(best)[:2]
+        and rank(x)[4] == rank(best)[4]
     ]
     rivals = [x for x in rivals if str(x.element) != str(best.element)]
     return Choice(best, alternatives=len({str(x.element) for x in rivals}))

@@ -752,6 +752,11 @@ SPIDER_READINGS = [
         "SELECT SUM(c.balance) FROM ACCOUNTS a JOIN CHECKING c ON a.custid = c.custid "
         "WHERE a.name <> 'Brown'",
     ),
+    (  # a value said right after its column's name is that column's, though another holds it
+        "election",
+        "List the years in which the governor was 'Eliot Spitzer'.",
+        "SELECT Year FROM party WHERE Governor = 'Eliot Spitzer'",
+    ),
     (  # "color description" names a column; "of the" joins names, it names nothing
         "products_gen_characteristics",
         "What is the color description of the product named 'cumin'?",
