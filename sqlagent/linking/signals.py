@@ -104,7 +104,9 @@ ORDER_WORDS = (("ordered", "by"), ("order", "by"), ("sorted", "by"), ("sort", "b
                ("in", "descending", "order", "by"), ("in", "ascending", "order", "by"),
                ("in", "decreasing", "order", "of"), ("in", "increasing", "order", "of"),
                ("in", "an", "descending", "order", "of"), ("in", "the", "order", "of"),
-               ("descending", "order", "of"), ("ascending", "order", "of"))  # fmt: skip
+               ("descending", "order", "of"), ("ascending", "order", "of"),
+               ("by", "ascending"), ("by", "descending"), ("by", "increasing"),
+               ("by", "decreasing"))  # fmt: skip
 ORDER_VERBS = {"sort", "sorted", "order", "ordered", "rank", "ranked", "arrange", "arranged"}
 TIMES = {"once", "twice", "thrice"}  # "used more than twice": a count of rows
 DESCENDING_ORDER = {"descending", "decreasing", "desc", "reverse", "largest", "highest",

@@ -767,6 +767,11 @@ SPIDER_READINGS = [
 
 
 ORDERED_READINGS = [
+    (  # "by increasing" a column: ordered by it, not by the names shown
+        "company_employee",
+        "Show the company names by increasing profits.",
+        "SELECT Name FROM company ORDER BY Profits_in_Billion",
+    ),
     (  # ordered by an aggregate of a measure, per row; "sorted by" alone is lowest first
         "film_rank",
         "List the studios sorted by average gross.",
