@@ -244,8 +244,16 @@ class SuperlativeSteps(ReaderBase):
         """ "the color that is most common", "the job id that employees hold most often":
         the column before linking words, or before a relative clause of a few words."""
         before = self.chosen.before(i, within=4)
+        named = self.free_column(before) or (
+            before is not None
+            and before.is_table
+            and self.free(before)
+            and self.lows[before.start - 1 : before.start] in (["which"], ["what"])
+            and set(self.lows[before.end : i]) <= sig.LINKING_WORDS
+        )  # "which allergy type is the least common": the rows asked about, by their label
         if (
-            self.free_column(before)
+            named
+            and before is not None
             and len(set(self.lows[before.end : i]) - sig.LINKING_WORDS) <= 1
         ):
             return before  # "the method (that is) used the most often": a verb at most

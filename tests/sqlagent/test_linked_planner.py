@@ -767,6 +767,11 @@ SPIDER_READINGS = [
 
 
 ORDERED_READINGS = [
+    (  # the table asked about "is the most frequent": its rows counted by their label
+        "allergy_1",
+        "What allergy type is the most frequent?",
+        "SELECT AllergyType FROM Allergy_Type GROUP BY AllergyType ORDER BY COUNT(*) DESC LIMIT 1",
+    ),
     (  # "by increasing" a column: ordered by it, not by the names shown
         "company_employee",
         "Show the company names by increasing profits.",
