@@ -198,7 +198,7 @@ class SuperlativeSteps(ReaderBase):
         ]  # fmt: skip
         follows = next((c for c in near if c.end > i + 3), None)
         if follows is None:
-            return False
+            return self._most_times(i, descending)
         if follows.is_table:
             self.intent.counted = follows.table
             self.intent.need(follows.table)
@@ -213,6 +213,20 @@ class SuperlativeSteps(ReaderBase):
         before = self._number_before(i)
         self.intent.limit = int(before) if before else 1
         self.use(i, i + 3)
+        return True
+
+    def _most_times(self, i: int, descending: bool) -> bool:
+        """ "has used party services the greatest number of times": the rows each one has,
+        counted ("the least amount of time" is a length of time, no count)."""
+        at = i + 1 + sig.phrase_at(self.lows, i + 1, sig.COUNTED_BY)
+        if at >= len(self.lows) or self.lows[at] not in sig.ROW_NOUNS:
+            return False
+        if self.words[at].lemma == self.lows[at]:
+            return False
+        self.intent.order = Ordering(None, descending, aggregate="count")
+        before = self._number_before(i)
+        self.intent.limit = int(before) if before else 1
+        self.use(i, at + 1)
         return True
 
     def _adjective_superlative(self, i: int, low: str, limit: int) -> bool:

@@ -757,6 +757,12 @@ SPIDER_READINGS = [
         "List the years in which the governor was 'Eliot Spitzer'.",
         "SELECT Year FROM party WHERE Governor = 'Eliot Spitzer'",
     ),
+    (  # "the greatest number of times": each one's rows counted, the most first
+        "e_government",
+        "Give the email of the party that used party services the greatest number of times.",
+        "SELECT p.party_email FROM Parties p JOIN Party_Services s "
+        "ON p.party_id = s.customer_id GROUP BY p.party_email ORDER BY COUNT(*) DESC LIMIT 1",
+    ),
     (  # "color description" names a column; "of the" joins names, it names nothing
         "products_gen_characteristics",
         "What is the color description of the product named 'cumin'?",
