@@ -311,20 +311,43 @@ def _missing(
     """The anchor's key NOT IN the missing table's column that refers to it (among its rows
     that meet the conditions on it: "tracks with no race in class GT")."""
     assert intent.missing is not None
-    for rel in layer.relationships:
-        if rel.from_table == intent.missing and rel.to_table == intent.anchor:
-            inner_key = exp.column(rel.from_column, table="m", quoted=True)
-            inner = exp.select(inner_key).from_(_table(rel.from_table, "m"))
-            inner = inner.where(inner_key.copy().is_(exp.null()).not_())
-            for condition in inside:
-                assert condition.element.column is not None
-                column = exp.column(condition.element.column, table="m", quoted=True)
-                inner = inner.where(
-                    _compare(column, condition.op, condition.value, condition.second)
-                )
-            anchor_key = exp.column(rel.to_column, table=names.alias[intent.anchor], quoted=True)
-            return exp.Not(this=exp.In(this=anchor_key, query=exp.Subquery(this=inner)))
-    raise Unreadable(f"{intent.missing} does not refer to {intent.anchor}")
+    direct = [
+        r
+        for r in layer.relationships
+        if r.from_table == intent.missing and r.to_table == intent.anchor
+    ]
+    # "dorms that do not have any amenity": none in the table pairing them (Has_amenity)
+    bridged = not inside and not _said_of(intent, intent.missing)
+    rel = (
+        direct[0] if direct else _bridge(intent.missing, intent.anchor, layer) if bridged else None
+    )
+    if rel is None:
+        raise Unreadable(f"{intent.missing} does not refer to {intent.anchor}")
+    inner_key = exp.column(rel.from_column, table="m", quoted=True)
+    inner = exp.select(inner_key).from_(_table(rel.from_table, "m"))
+    inner = inner.where(inner_key.copy().is_(exp.null()).not_())
+    for condition in inside:
+        assert condition.element.column is not None
+        column = exp.column(condition.element.column, table="m", quoted=True)
+        inner = inner.where(_compare(column, condition.op, condition.value, condition.second))
+    anchor_key = exp.column(rel.to_column, table=names.alias[intent.anchor], quoted=True)
+    return exp.Not(this=exp.In(this=anchor_key, query=exp.Subquery(this=inner)))
+
+
+def _said_of(intent: Intent, table: str) -> bool:
+    """Whether a part of the query other than the missing rows reads `table`'s columns."""
+    orders = [o.element for o in (intent.order, intent.then) if o is not None]
+    elements = [o.element for o in intent.outputs] + orders + [intent.group]
+    elements += [c.element for c in [*intent.conditions, *intent.both]]
+    return any(e is not None and e.table == table for e in elements)
+
+
+def _bridge(missing: str, anchor: str, layer: SemanticLayer) -> Relationship | None:
+    """The one table that pairs rows of `anchor` with rows of `missing` (`Has_amenity`
+    between `Dorm` and `Dorm_amenity`): its relationship to the anchor."""
+    pairs = {r.from_table for r in layer.relationships if r.to_table == missing}
+    found = [r for r in layer.relationships if r.from_table in pairs and r.to_table == anchor]
+    return found[0] if len(found) == 1 else None
 
 
 def _grouping(intent: Intent, layer: SemanticLayer, names: _Names) -> list[exp.Expr]:

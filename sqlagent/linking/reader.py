@@ -243,7 +243,9 @@ class Reader(
             if low not in sig.NEGATIONS or i in self.intent.used:
                 continue
             target = self.next_choice(i + 1, within=5)
-            if target is not None and target.is_table:
+            # "dorms that do not have any amenity", said as its table's key (`amenid`)
+            keyed = target is not None and not target.is_value and target.link.element.primary_key
+            if target is not None and (target.is_table or keyed):
                 self.intent.missing = self.take(target).table
                 self.use(i, target.start)
                 return

@@ -763,6 +763,16 @@ SPIDER_READINGS = [
         "SELECT p.party_email FROM Parties p JOIN Party_Services s "
         "ON p.party_id = s.customer_id GROUP BY p.party_email ORDER BY COUNT(*) DESC LIMIT 1",
     ),
+    (  # rows with none in the table that pairs them with what is missing (train_station)
+        "train_station",
+        "Give the names of the stations that have no trains.",
+        "SELECT Name FROM station WHERE Station_ID NOT IN (SELECT Station_ID FROM train_station)",
+    ),
+    (  # what is missing said as its table's key (Allergy_Type.Allergy), paired by Has_Allergy
+        "allergy_1",
+        "Which students have no allergies? Give their ids.",
+        "SELECT StuID FROM Student WHERE StuID NOT IN (SELECT StuID FROM Has_Allergy)",
+    ),
     (  # "color description" names a column; "of the" joins names, it names nothing
         "products_gen_characteristics",
         "What is the color description of the product named 'cumin'?",
