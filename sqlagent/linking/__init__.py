@@ -17,6 +17,7 @@ from sqlagent.dates import DateRange
 from sqlagent.linking.chosen import Chosen, Preferred, choose
 from sqlagent.linking.compose import Unrelated, compose
 from sqlagent.linking.confidence import Evidence, weigh
+from sqlagent.linking.full_names import split_full_names
 from sqlagent.linking.intent import Intent
 from sqlagent.linking.links import Link, name_links, value_links
 from sqlagent.linking.periods import period_words
@@ -51,7 +52,7 @@ def plan_linked(
     """The best linked reading of `question` as SQL; Unreadable says why there is none.
     `preferred`: the tables and columns related verified queries use (ties go to them);
     `period`: the date range the question states, read against today."""
-    words = read_words(question)
+    words = split_full_names(read_words(question), values)
     schema = linking_words(layer)
     links = name_links(words, schema) + value_links(words, values, schema)
     span = period_words(words, period)

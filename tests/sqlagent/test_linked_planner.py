@@ -773,6 +773,12 @@ SPIDER_READINGS = [
         "Which students have no allergies? Give their ids.",
         "SELECT StuID FROM Student WHERE StuID NOT IN (SELECT StuID FROM Has_Allergy)",
     ),
+    (  # a full name quoted whole, stored as a first and a last name
+        "driving_school",
+        'What is the email address of the customer "Carole Bernhard"?',
+        "SELECT email_address FROM Customers WHERE first_name = 'Carole' "
+        "AND last_name = 'Bernhard'",
+    ),
     (  # "color description" names a column; "of the" joins names, it names nothing
         "products_gen_characteristics",
         "What is the color description of the product named 'cumin'?",
