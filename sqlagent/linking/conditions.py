@@ -159,7 +159,9 @@ class ConditionSteps(ReaderBase):
     ) -> None:
         after = self._named_after(end)
         self.use(i, end)
-        times = self.lows[end : end + 1] == ["times"] or self.lows[i + size] in sig.TIMES
+        # "used more than 3 times", "has at least two records": the rows, counted
+        rows = end < len(self.lows) and self.lows[end] in sig.ROW_NOUNS
+        times = rows or self.lows[i + size] in sig.TIMES
         # "cities with more than 3 airports", "counties with two delegates": rows counted
         counted = after is not None and (after.is_table or self._counts_rows_of(after))
         if counted or times:

@@ -779,6 +779,11 @@ SPIDER_READINGS = [
         "SELECT email_address FROM Customers WHERE first_name = 'Carole' "
         "AND last_name = 'Bernhard'",
     ),
+    (  # "more than two records": the rows of each, counted
+        "election",
+        "List each party name that has more than two records.",
+        "SELECT Party FROM party GROUP BY Party HAVING COUNT(*) > 2",
+    ),
     (  # "color description" names a column; "of the" joins names, it names nothing
         "products_gen_characteristics",
         "What is the color description of the product named 'cumin'?",
