@@ -138,11 +138,17 @@ def _select(
     where = _joined([c for c in conditions if c not in inside], intent.any_of, names)
     if intent.missing:
         where.append(_missing(intent, layer, names, inside))
+    grouped = _grouping(intent, layer, names)
+    totals = not grouped and any(_aggregated(o) for o in outputs)
+    extreme = _at_extreme(intent, names) if totals else None
+    if extreme is not None:  # the totals of the rows at the extreme, in no order
+        where.append(extreme)
+    ordered = intent.order is not None and extreme is None
+    limit = intent.limit if extreme is None else None
     if where:
         select = select.where(exp.and_(*where))
-    grouped = _grouping(intent, layer, names)
-    rows = intent.order is not None or (intent.limit or 0) > 1
-    if rows and not grouped and any(_aggregated(o) for o in outputs):
+    rows = ordered or (limit or 0) > 1
+    if rows and totals:
         # one row of totals has no order: the reading missed what the rows are per
         raise Unreadable("it asks for one total of all the rows, and for rows in an order")
     if grouped:
@@ -152,10 +158,10 @@ def _select(
         count = _count(intent, layer, names)
         compared = _output(intent.having_of, names, count) if intent.having_of else count
         select = select.having(_compare(compared, op, value, second))
-    if intent.order is not None:
+    if ordered:
         select = _ordered(select, intent, layer, names, (outputs, grouped))
-    if intent.limit:
-        select = select.limit(intent.limit)
+    if limit:
+        select = select.limit(limit)
     return select
 
 
@@ -180,6 +186,28 @@ def _ordered(
     if intent.limit and tie is not None and tie.sql() != ordering.this.sql():
         select = select.order_by(tie, append=True)
     return select
+
+
+def _at_extreme(intent: Intent, names: _Names) -> exp.Expr | None:
+    """ "the average age of students living in the dorm with the largest capacity": one
+    total, over the rows whose column is at its extreme (MAX or MIN in its table)."""
+    order = intent.order
+    element = order.element if order is not None else None
+    if (
+        order is None
+        or element is None
+        or element.column is None
+        or order.aggregate
+        or order.as_number
+        or intent.then is not None
+        or intent.having is not None
+        or intent.limit != 1  # a superlative: "the dorm with the largest capacity"
+    ):
+        return None
+    inner = exp.column(element.column, table="x", quoted=True)
+    extreme = (exp.Max if order.descending else exp.Min)(this=inner)
+    top = exp.Subquery(this=exp.select(extreme).from_(_table(element.table, "x")))
+    return exp.EQ(this=names.column(element), expression=top)
 
 
 def _aggregated(output: exp.Expr) -> bool:

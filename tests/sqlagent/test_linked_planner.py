@@ -784,6 +784,14 @@ SPIDER_READINGS = [
         "List each party name that has more than two records.",
         "SELECT Party FROM party GROUP BY Party HAVING COUNT(*) > 2",
     ),
+    (  # one total over the rows at a superlative's extreme, not rows in an order
+        "dorm_1",
+        "What is the total age of the students who live in the dorm with the largest "
+        "student capacity?",
+        "SELECT SUM(s.Age) FROM Student s JOIN Lives_in l ON s.StuID = l.stuid JOIN Dorm d "
+        "ON l.dormid = d.dormid WHERE d.student_capacity = (SELECT MAX(student_capacity) "
+        "FROM Dorm)",
+    ),
     (  # "color description" names a column; "of the" joins names, it names nothing
         "products_gen_characteristics",
         "What is the color description of the product named 'cumin'?",
