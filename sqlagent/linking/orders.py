@@ -42,7 +42,7 @@ class OrderSteps(ReaderBase):
                 size = next((n + 1 for n in (1, 2, 3) if self.lows[i + n : i + n + 1] == ["by"]), 0)
             if not size:
                 continue
-            self._unsaid(i, i + size)  # "in ascending order of rank": no `Order_Year`
+            self.unsay(i, i + size)  # "in ascending order of rank": no `Order_Year`
             window = set(self.lows[i : i + size + 6])
             descending = self._which_first(i + size)
             if descending is None:
@@ -84,15 +84,7 @@ class OrderSteps(ReaderBase):
         for i, low in enumerate(self.lows[1:], start=1):
             if low != "order" or self.lows[i - 1] not in _SAYS_ORDER:
                 continue
-            self._unsaid(i, i + 1)
-
-    def _unsaid(self, start: int, end: int) -> None:
-        """The words say an order: the tables or columns they meet are not asked for."""
-        self.use(start, end)
-        for choice in self.chosen.choices:
-            if start <= choice.start < end and self.free(choice) and not choice.is_value:
-                self.take(choice)
-                self.unsaid.add(choice.start)
+            self.unsay(i, i + 1)
 
     def _then_by(self, end: int) -> tuple[Ordering, int] | None:
         """A second key after the first: "by price decreasing and name ascending", "by

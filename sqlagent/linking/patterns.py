@@ -20,8 +20,16 @@ class PatternSteps(ReaderBase):
                 op = "unlike"  # "without the letter M", "does not contain 'x'"
             if self._inside(i, word.text, op) or not said & (sig.LIKE_WORDS | sig.LITERAL_NOUNS):
                 continue  # "the word 'son' in their personal names": the column after
+            # "names that end with": the words say the match, they name no column (END_DATE)
+            for n in range(max(0, i - 4), i):
+                if self.lows[n] in sig.STARTS | sig.ENDS | sig.LIKE_WORDS:
+                    self.unsay(n, n + 1)
             # The column or table named last before the text: "whose address contains TN"
-            before = [c for c in self.chosen.choices if c.end <= i and not c.is_value]
+            before = [
+                c
+                for c in self.chosen.choices
+                if c.end <= i and not c.is_value and c.start not in self.unsaid
+            ]
             nearest = before[-1] if before else None
             target = None
             if nearest is not None and not nearest.is_table:  # "emails with 'a' or 'b'"

@@ -53,6 +53,15 @@ class ReaderBase:
         self.count = False
         self.count_distinct = False
 
+    def unsay(self, start: int, end: int) -> None:
+        """The words say a shape (an order, "ends with"): the tables or columns they meet
+        are not asked for."""
+        self.use(start, end)
+        for choice in self.chosen.choices:
+            if start <= choice.start < end and self.free(choice) and not choice.is_value:
+                self.take(choice)
+                self.unsaid.add(choice.start)
+
     def holds_numbers(self, element: Element) -> bool:
         """A number column, or a text column whose every value is a number: compared with
         a number, the database converts it."""

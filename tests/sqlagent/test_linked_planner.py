@@ -792,6 +792,11 @@ SPIDER_READINGS = [
         "ON l.dormid = d.dormid WHERE d.student_capacity = (SELECT MAX(student_capacity) "
         "FROM Dorm)",
     ),
+    (  # "end with" says the match; it names no column (job_history.END_DATE)
+        "hr_1",
+        "List the last names of employees whose first names end with the letter n.",
+        "SELECT LAST_NAME FROM employees WHERE FIRST_NAME LIKE '%n'",
+    ),
     (  # "color description" names a column; "of the" joins names, it names nothing
         "products_gen_characteristics",
         "What is the color description of the product named 'cumin'?",
