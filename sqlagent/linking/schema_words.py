@@ -142,6 +142,9 @@ def _column_names(
     stripped = _without_prefix(full, table_words)
     if stripped and stripped != full:
         names.append((stripped, 0.9))
+    # An id is said as a number too: DEPARTMENT_ID is "the department number".
+    if len(full) > 1 and full[-1] == "id":
+        names.append(((*full[:-1], "number"), 0.85))
     # "the status" for status_code; a key (customer_id) is less surely "the customer": that
     # is more often the table it refers to.
     for kind_free in (full, stripped):

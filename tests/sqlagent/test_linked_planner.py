@@ -797,6 +797,11 @@ SPIDER_READINGS = [
         "List the last names of employees whose first names end with the letter n.",
         "SELECT LAST_NAME FROM employees WHERE FIRST_NAME LIKE '%n'",
     ),
+    (  # an id said as a number: "department number" is DEPARTMENT_ID
+        "hr_1",
+        "Show the first name and department number of the employees whose last name is 'Ernst'.",
+        "SELECT FIRST_NAME, DEPARTMENT_ID FROM employees WHERE LAST_NAME = 'Ernst'",
+    ),
     (  # "color description" names a column; "of the" joins names, it names nothing
         "products_gen_characteristics",
         "What is the color description of the product named 'cumin'?",
