@@ -9,10 +9,10 @@ what the question asks for.
 
 from dataclasses import replace
 
-from core.language import word_tags
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice, Chosen
 from sqlagent.linking.conditions import ConditionSteps
+from sqlagent.linking.counting import CountSteps
 from sqlagent.linking.flags import FlagSteps
 from sqlagent.linking.intent import Intent, Output
 from sqlagent.linking.orders import OrderSteps
@@ -34,7 +34,14 @@ _WITH = frozenset({("with",), ("and", "their"), ("and", "its"), ("along", "with"
 
 
 class Reader(
-    ConditionSteps, FlagSteps, OrderSteps, OwnerSteps, PatternSteps, PeriodSteps, SuperlativeSteps
+    CountSteps,
+    ConditionSteps,
+    FlagSteps,
+    OrderSteps,
+    OwnerSteps,
+    PatternSteps,
+    PeriodSteps,
+    SuperlativeSteps,
 ):
     def read(self) -> Intent:
         self._glued_kinds()
@@ -103,86 +110,6 @@ class Reader(
             if self.lows[i] in sig.DISTINCT_WORDS and not self.count_distinct:
                 self.intent.distinct = True
                 self.use(i, i + 1)
-
-    def _words_counted(self, end: int) -> range:
-        """The words a count is of: "how many of the different kinds of pink unicorns"
-        counts pink unicorns; "how many video game types exist", the words before the verb."""
-        at = end
-        while at < len(self.lows) and self.lows[at] in sig.BEFORE_COUNTED:
-            at += 1
-        tags = word_tags(tuple(w.text for w in self.words))
-        stop = at
-        while stop < len(self.lows) and self.words[stop].content:
-            if stop > at and tags[stop] in ("VB", "VBP", "VBZ") and not self.words[stop].quoted:
-                break
-            stop += 1
-        return range(at, stop)
-
-    def _counted_rows(self, end: int, distinct: bool) -> None:
-        """ "the number of photos": their rows; "the number of delegates" where delegate is
-        a column of a table the question does not name: that table's rows; "how many
-        schools are in the match", a column of a table it names, with no groups: the
-        different values."""
-        follows = self.chosen.after(end - 1, within=3)  # "how many types of jobs"
-        if follows is None or follows.is_value or distinct:
-            return
-        if follows.is_table:
-            if self._head_column(follows):
-                self.count_distinct = True  # "how many movie directors": different directors
-                return
-            head = self.chosen.after(follows.end - 1, within=1)
-            if (
-                head is not None
-                and head.is_table
-                and head.start == follows.end
-                and head.end == self.intent.count_of.stop
-                and (head.table, follows.table) in self.schema.refers
-            ):
-                follows = head  # "how many movie ratings": the ratings, of movies
-            self.intent.counted = follows.table
-        elif not self.free(follows):
-            return
-        elif (
-            self._in_groups()
-            or self._bounded(follows)
-            or (self.chosen.tables and follows.table not in self.chosen.tables)
-        ):
-            self.intent.counted = self.take(follows).table  # the rows the column names
-            self.intent.need(follows.table)
-        elif self._counts_nothing(follows.link.element):
-            self.count_distinct = True
-
-    def _head_column(self, table: Choice) -> bool:
-        """Whether the words counted end in a column of the table they start with: "movie
-        directors" are the movies' directors."""
-        head = self.chosen.after(table.end - 1, within=1)
-        return (
-            head is not None
-            and head.start == table.end
-            and head.end == self.intent.count_of.stop
-            and not head.is_value
-            and not head.is_table
-            and head.table == table.table
-            and not self._in_groups()
-        )
-
-    def _bounded(self, column: Choice) -> bool:
-        """Whether the column's values are limited by a stored value or the counts by a
-        comparison ("tests with result 'Fail'", "cities with more than 3 airports")."""
-        if any(c.is_value and c.link.element == column.link.element for c in self.chosen.choices):
-            return True
-        return any(sig.comparator_at(self.lows, n) for n in range(len(self.lows)))
-
-    def _counts_nothing(self, element: Element) -> bool:
-        return not self.holds_numbers(element) or _a_key(element)
-
-    def _in_groups(self) -> bool:
-        """Whether the question asks for groups ("for each", "per") or lists things beside
-        the count ("each nationality and the number of hosts")."""
-        lows = set(self.lows)
-        if lows & {"each", "per", "every", "and"}:
-            return True
-        return any(sig.phrase_at(self.lows, i, sig.GROUP_WORDS) for i in range(len(self.lows)))
 
     def _groups(self) -> None:
         for i in range(len(self.lows)):
@@ -524,8 +451,3 @@ class Reader(
         # reported any event"): joined outside, through them, it would leave no row.
         bare = [] if intent.missing else intent.tables
         intent.tables = list(dict.fromkeys([intent.anchor, *bare, *named]))
-
-
-def _a_key(element: Element) -> bool:
-    """A key holds numbers that count nothing: "how many schools" is not School_ID's sum."""
-    return element.primary_key or (element.column or "").lower().endswith("id")
