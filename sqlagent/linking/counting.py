@@ -84,8 +84,12 @@ class CountSteps(ReaderBase):
     def _in_groups(self) -> bool:
         """Whether the question asks for groups ("for each", "per") or lists things beside
         the count ("each nationality and the number of hosts")."""
-        lows = set(self.lows)
-        if lows & {"each", "per", "every", "and"}:
+        return self.groups_said(frozenset({"and"}))
+
+    def groups_said(self, also: frozenset[str] = frozenset()) -> bool:
+        """Whether the question asks for groups ("for each", "per", "grouped by") or says
+        one of the words `also`."""
+        if set(self.lows) & ({"each", "per", "every"} | also):
             return True
         return any(sig.phrase_at(self.lows, i, sig.GROUP_WORDS) for i in range(len(self.lows)))
 

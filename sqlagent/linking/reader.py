@@ -229,14 +229,10 @@ class Reader(
         if any(o.aggregate and o.element == element for o in self.intent.outputs):
             return True
         said_before = set(self.lows[max(0, choice.start - 2) : choice.start])
-        of_rows = bool(said_before & {"of", "across", "among"}) and not self._grouping_said()
+        # "for each", "per", "by" ask for groups; an "and" alone does not
+        grouped = self.groups_said(frozenset({"by"}))
+        of_rows = bool(said_before & {"of", "across", "among"}) and not grouped
         return conditioned or of_rows or self.lows[choice.start - 1 : choice.start] == ["all"]
-
-    def _grouping_said(self) -> bool:
-        """ "for each", "per", "by": the question asks for groups (an "and" alone does not)."""
-        if {"each", "per", "every", "by"} & set(self.lows):
-            return True
-        return any(sig.phrase_at(self.lows, i, sig.GROUP_WORDS) for i in range(len(self.lows)))
 
     def _shared(self, choice: Choice, last: tuple[Choice, list[str]] | None) -> list[str]:
         """ "the average height and weight": an aggregate said once is of each measure
