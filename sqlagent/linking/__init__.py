@@ -65,7 +65,7 @@ def plan_linked(
     everything = settings.SQL_LINK_BY_MEANING  # else only what a grouping is by
     links += similar_links(words, covered, layer, schema, surely, groups_only=not everything)
     for _ in range(_STRAYS + 1):
-        chosen: Chosen = choose(links, preferred)
+        chosen: Chosen = choose(links, preferred, schema.refers)
         if not chosen.choices:
             raise Unreadable("no word of the question names a table, column or value I know")
         intent = Reader(words, chosen, schema, values.numbers, period, span, values.flags).read()

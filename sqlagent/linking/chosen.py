@@ -65,7 +65,12 @@ def _strength(link: Link) -> float:
 Preferred = frozenset[tuple[str, str]]  # (table, column), lower case: used by verified SQL
 
 
-def choose(links: list[Link], preferred: Preferred = frozenset()) -> Chosen:
+def choose(
+    links: list[Link],
+    preferred: Preferred = frozenset(),
+    refers: frozenset[tuple[str, str]] = frozenset(),
+) -> Chosen:
+    """`refers`: the pairs of tables one refers to the other (either way round)."""
     by_span: dict[tuple[int, int], list[Link]] = {}
     for link in links:
         by_span.setdefault((link.start, link.end), []).append(link)
@@ -80,8 +85,11 @@ def choose(links: list[Link], preferred: Preferred = frozenset()) -> Chosen:
         kept.append(by_span[span])
     named_at: dict[str, list[int]] = {}
     for group in kept:
-        for x in group:
-            if x.value is None and x.element.is_table and x.score >= 0.75:
+        # Only the likeliest tables of a run are named by it: "courses" names Courses, not
+        # Course_Authors_and_Tutors, whose name merely starts alike.
+        tables = [x for x in group if x.value is None and x.element.is_table and x.score >= 0.75]
+        for x in tables:
+            if x.score >= max(t.score for t in tables) - 0.05:
                 named_at.setdefault(x.element.table, []).append(x.start)
     # A table one of the question's columns surely belongs to ("the genders of staff" is
     # Staff.staff_gender, and nothing else): its meanings come next after named tables'.
@@ -98,9 +106,10 @@ def choose(links: list[Link], preferred: Preferred = frozenset()) -> Chosen:
         for x in group
         if x.value is None and not x.element.is_table
     }
+    adjacent = {a for a, b in refers if b in named_at} | {b for a, b in refers if a in named_at}
     chosen = Chosen()
     for group in sorted(kept, key=lambda g: g[0].start):
-        chosen.choices.append(_pick(group, named_at, preferred, implied, said_at))
+        chosen.choices.append(_pick(group, named_at, preferred, implied, said_at, adjacent))
     return chosen
 
 
@@ -110,6 +119,7 @@ def _pick(
     preferred: Preferred,
     implied: frozenset[str] | set[str] = frozenset(),
     said_at: dict[Element, int] | None = None,
+    adjacent: set[str] | frozenset[str] = frozenset(),
 ) -> Choice:
     """A value beats a name only when it is surer; among meanings, one in a table the
     question names, the nearest such mention first ("the names of the mountains"); among
@@ -126,7 +136,11 @@ def _pick(
         near = element.table in implied
         said = link.value is not None and 0 < link.start - (said_at or {}).get(element, -9) <= 3
         owned = element.owned
-        return (named, said, link.score, confirmed, -distance, element.is_table, near, owned)
+        # Among meanings as likely, one joined straight to a named table adds fewer joins:
+        # "the items in each order" are Order_Items, not Invoice_Line_Items.
+        joined = element.table in adjacent
+        table = element.is_table
+        return (named, said, link.score, confirmed, -distance, joined, table, near, owned)
 
     steady = sorted(group, key=lambda x: (str(x.element), str(x.value)))
     ordered = sorted(steady, key=rank, reverse=True)  # a stable sort: ties keep that order

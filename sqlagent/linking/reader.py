@@ -170,12 +170,20 @@ class Reader(
             if low not in sig.NEGATIONS or i in self.intent.used:
                 continue
             target = self.next_choice(i + 1, within=5)
-            # "dorms that do not have any amenity", said as its table's key (`amenid`)
-            keyed = target is not None and not target.is_value and target.link.element.primary_key
+            # "dorms that do not have any amenity", said as a key (`amenid`) of its table or
+            # of the table pairing them
+            keyed = target is not None and not target.is_value and self._a_key(target.link.element)
             if target is not None and (target.is_table or keyed):
                 self.intent.missing = self.take(target).table
                 self.use(i, target.start)
                 return
+
+    def _a_key(self, element: Element) -> bool:
+        """A table's key, or a column holding another table's key under its name."""
+        return element.primary_key or any(
+            other.primary_key and other.column == element.column and other.table != element.table
+            for other in self.schema.elements
+        )
 
     def _outputs(self) -> None:
         last: tuple[Choice, list[str]] | None = None  # the column asked before, its aggregates

@@ -134,6 +134,8 @@ def _column_names(
     written = tuple(words(column))
     if written != full:
         names.append((written, 1.0))  # the abbreviation as written is a name too
+    if len(written) > 1 and column.isalnum():
+        names.append((("".join(written),), 1.0))  # WiFi is "wifi", ZipCode "zipcode"
     lettered = tuple(w for w in full if len(w) > 1)
     if lettered and lettered != full:
         names.append((lettered, 0.8))  # GType is "type", PName is "name"

@@ -808,6 +808,29 @@ SPIDER_READINGS = [
         "SELECT c.color_description FROM Products p JOIN Ref_Colors c "
         "ON p.color_code = c.color_code WHERE p.product_name = 'cumin'",
     ),
+    (  # a camel-case name said as one word: WiFi is "wifi"
+        "phone_1",
+        "Show the wifi and bluetooth of every chip model launched in 2004.",
+        "SELECT WiFi, Bluetooth FROM chip_model WHERE Launch_year = 2004",
+    ),
+    (  # "courses" names Courses, not Course_Authors_and_Tutors: the personal names are
+        # the students'
+        "e_learning",
+        "Which students take at least two courses? Show the student id and the personal name.",
+        "SELECT s.student_id, s.personal_name FROM Students s JOIN Student_Course_Enrolment e "
+        "ON s.student_id = e.student_id GROUP BY s.student_id, s.personal_name "
+        "HAVING COUNT(*) >= 2",
+    ),
+    (  # "items" as likely Order_Items as Invoice_Line_Items: the one joined to the orders
+        "customers_and_invoices",
+        "For every order, list its id and the number of items in it.",
+        "SELECT order_id, COUNT(*) FROM Order_Items GROUP BY order_id",
+    ),
+    (  # missing amenities said as the pairing table's key column (Has_amenity.amenid)
+        "dorm_1",
+        "How many dorms don't have any amenities?",
+        "SELECT COUNT(*) FROM Dorm WHERE dormid NOT IN (SELECT dormid FROM Has_amenity)",
+    ),
 ]
 
 
