@@ -128,7 +128,25 @@ class Reader(
                 element = self.take(said)
             self.intent.group = element if element.column else self._group_of(element.table)
             self.intent.need(element.table)
+            referred = self._referred_label(target, element)
+            if referred is not None:  # "incidents of each type": by the type's name too
+                self.intent.outputs.append(Output(referred))
+                self.intent.need(referred.table)
             return
+
+    def _referred_label(self, target: Choice, element: Element) -> Element | None:
+        """The label of the table a key column refers to, where the words said the column
+        without its "id" (`incidentTypeId` for "type"): the rows of that table are meant."""
+        said = target.link.score < 0.9 and not element.primary_key
+        if not said or not element.column or element.names[0][0][-1:] != ("id",):
+            return None
+        words, refers = element.names[0][0][:-1], self.schema.refers
+        referred = [
+            e.table
+            for e in self.schema.elements
+            if e.is_table and e.names[0][0] == words and (element.table, e.table) in refers
+        ]
+        return self.named_label(referred[0]) if len(referred) == 1 else None
 
     def _group_of(self, table: str) -> Element | None:
         """ "how many residents does each property have": each row, by its name, else by

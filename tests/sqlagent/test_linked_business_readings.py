@@ -100,6 +100,11 @@ READINGS = [
         "SELECT pt.name, COUNT(*) FROM customer c JOIN paymentTerm pt "
         "ON pt.id = c.paymentTermId GROUP BY pt.name",
     ),
+    (  # "each type" of incident, said as incidentTypeId without its id: by the type's name
+        "Count the incidents of each type.",
+        "SELECT t.name, COUNT(*) FROM incident i JOIN incidentType t "
+        "ON t.id = i.incidentTypeId GROUP BY t.name",
+    ),
 ]
 
 
