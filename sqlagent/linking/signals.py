@@ -45,7 +45,8 @@ DIMENSIONS = {
     "rich": ("wealth", "worth"), "richest": ("wealth", "worth"),
     "early": ("date", "year", "time"), "earliest": ("date", "year", "time"),
     "late": ("date", "year", "time"), "latest": ("date", "year", "time"),
-    "recent": ("date", "year", "time"), "newest": ("date", "year"),
+    "recent": ("date", "year", "time"), "recently": ("date", "year", "time"),
+    "newest": ("date", "year"),
 }  # fmt: skip
 # "how old", "how much": the measure asked for.
 HOW_MEASURES = DIMENSIONS | {"much": ("price", "cost", "amount", "fee")}

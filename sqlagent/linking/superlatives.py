@@ -10,7 +10,7 @@ from sqlagent.linking.schema_words import Element
 
 # Superlatives of time and whether the latest comes first: "the oldest order".
 _IN_TIME = {"oldest": False, "earliest": False, "first": False, "newest": True, "latest": True,
-            "recent": True, "last": True}  # fmt: skip
+            "recent": True, "recently": True, "last": True}  # fmt: skip
 
 
 class SuperlativeSteps(ReaderBase):
@@ -234,6 +234,10 @@ class SuperlativeSteps(ReaderBase):
         adjective = self.lows[i + 1] if i + 1 < len(self.lows) else ""
         if low in ("most", "least") and adjective in sig.DIMENSIONS:
             element = self._dimension(sig.DIMENSIONS[adjective])
+            if element is None and adjective in _IN_TIME:
+                # "the appointment that started most recently": the date said before it,
+                # else the date of the rows asked about
+                element = self.date_named_before(i) or self.date_column()
             if element is None:
                 return False
             self.intent.order = Ordering(element, low == "most")

@@ -826,6 +826,11 @@ SPIDER_READINGS = [
         "For every order, list its id and the number of items in it.",
         "SELECT order_id, COUNT(*) FROM Order_Items GROUP BY order_id",
     ),
+    (  # "most recently": the latest of the date the verb before it names
+        "tracking_orders",
+        "Which order was placed most recently? Show its id.",
+        "SELECT order_id FROM Orders ORDER BY date_order_placed DESC LIMIT 1",
+    ),
     (  # missing amenities said as the pairing table's key column (Has_amenity.amenid)
         "dorm_1",
         "How many dorms don't have any amenities?",
