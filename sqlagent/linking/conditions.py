@@ -351,10 +351,18 @@ class ConditionSteps(ReaderBase):
         """ "movies with a 5 star rating": a number right before the number column it
         counts in is that column's value."""
         unit = self.chosen.at(i + 1)
+        other = self.words[i + 2].number if self.lows[i + 1 : i + 2] == ["or"] else None
+        if other is not None and i + 3 < len(self.words):
+            unit = self.chosen.at(i + 3)  # "3 or 4 stars": either value of the stars
         if not self.free_column(unit) or not unit.link.element.numeric:
             return
         self.use(i, i + 1)
-        self.intent.conditions.append(Condition(self.take(unit), "=", _plain(number), at=i))
+        self.intent.conditions.append(Condition(unit.link.element, "=", _plain(number), at=i))
+        if other is not None:
+            self.use(i + 1, i + 2)
+            self.intent.any_of = True
+            return  # the unit is taken with the number after "or"
+        self.take(unit)
 
     def _named_before(self, i: int) -> tuple[Choice | None, str]:
         """The column or table a number is said of, and how: right before it, or before

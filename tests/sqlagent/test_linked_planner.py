@@ -826,6 +826,11 @@ SPIDER_READINGS = [
         "For every order, list its id and the number of items in it.",
         "SELECT order_id, COUNT(*) FROM Order_Items GROUP BY order_id",
     ),
+    (  # "4 or 5 stars": either value of the number column after them
+        "movie_1",
+        "Which movies got 4 or 5 stars? Give their titles.",
+        "SELECT m.title FROM Movie m JOIN Rating r ON m.mID = r.mID WHERE r.stars IN (4, 5)",
+    ),
     (  # "most recently": the latest of the date the verb before it names
         "tracking_orders",
         "Which order was placed most recently? Show its id.",
