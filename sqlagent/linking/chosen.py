@@ -107,9 +107,19 @@ def choose(
         if x.value is None and not x.element.is_table
     }
     adjacent = {a for a, b in refers if b in named_at} | {b for a, b in refers if a in named_at}
+    groups = sorted(kept, key=lambda g: g[0].start)
+    first = [
+        _pick(g, named_at, preferred, implied, said_at, dict.fromkeys(adjacent, 1)) for g in groups
+    ]
+    # Read again knowing the others: among meanings as likely, one in the table of a column
+    # or value another word means adds no table ("the description of role code ED": the
+    # role's). A table named outright may be one the rows are compared with ("documents
+    # that do not have expenses"), so it does not count.
     chosen = Chosen()
-    for group in sorted(kept, key=lambda g: g[0].start):
-        chosen.choices.append(_pick(group, named_at, preferred, implied, said_at, adjacent))
+    for n, group in enumerate(groups):
+        others = {c.table for m, c in enumerate(first) if m != n and not c.is_table}
+        together = {**dict.fromkeys(adjacent, 1), **dict.fromkeys(others, 2)}
+        chosen.choices.append(_pick(group, named_at, preferred, implied, said_at, together))
     return chosen
 
 
@@ -119,7 +129,7 @@ def _pick(
     preferred: Preferred,
     implied: frozenset[str] | set[str] = frozenset(),
     said_at: dict[Element, int] | None = None,
-    adjacent: set[str] | frozenset[str] = frozenset(),
+    together: dict[str, int] | None = None,
 ) -> Choice:
     """A value beats a name only when it is surer; among meanings, one in a table the
     question names, the nearest such mention first ("the names of the mountains"); among
@@ -138,7 +148,7 @@ def _pick(
         owned = element.owned
         # Among meanings as likely, one joined straight to a named table adds fewer joins:
         # "the items in each order" are Order_Items, not Invoice_Line_Items.
-        joined = element.table in adjacent
+        joined = (together or {}).get(element.table, 0)
         table = element.is_table
         return (named, said, link.score, confirmed, -distance, joined, table, near, owned)
 

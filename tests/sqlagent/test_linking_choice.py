@@ -54,3 +54,20 @@ def test_words_of_one_stem_meet_but_words_that_merely_start_alike_do_not() -> No
     assert _links("when was it settled", "settlement") == {"t.settlement"}
     assert _links("which parts are discontinued", "discount") == set()
     assert _links("the departure of each flight", "department") == set()
+
+
+def test_a_meaning_in_the_table_of_another_words_column_wins_a_tie() -> None:
+    # "the description of role code ED": several tables have a description; the role
+    # code's table is the one meant, adding no table to join
+    described = [
+        Link(1, 2, Element(t, f"{t}_description", "text", ((("description",), 0.9),)), 0.9)
+        for t in ("Document_Status", "Roles")
+    ]
+    said = ((("role", "code"), 1.0),)
+    codes = [  # the roles' own code, and the employees' code referring to it
+        Link(3, 5, Element("Employees", "role_code", "text", said), 1.0),
+        Link(3, 5, Element("Roles", "role_code", "text", said, owned=1), 1.0),
+    ]
+    chosen = {c.start: c.table for c in choose([*described, *codes]).choices}
+    assert chosen[3] == "Roles"
+    assert chosen[1] == "Roles"
