@@ -14,6 +14,9 @@ from .introspection import warehouse_connection
 SAMPLE = 200  # distinct values read from each referring column
 CHECKED = 0.85  # the confidence of an edge whose every sampled value was found
 MIN_FOUND = 0.9  # below this share found, the edge is dropped
+# ... unless one value alone is missing among this many found: a row left dangling (a
+# department at a location nobody entered), not values of another kind
+STRAY_AMONG = 5
 
 
 def check_inclusion(url: str, edges: list[InferredRelationship]) -> list[InferredRelationship]:
@@ -26,7 +29,7 @@ def check_inclusion(url: str, edges: list[InferredRelationship]) -> list[Inferre
             found, sampled = _included(cursor, quote, edge)
             if sampled == 0:
                 kept.append(edge)  # an empty column: names are all the evidence there is
-            elif found / sampled >= MIN_FOUND:
+            elif found / sampled >= MIN_FOUND or (sampled - found == 1 and found >= STRAY_AMONG):
                 share = f"{found} of {sampled} sampled values found in {edge.to_table}"
                 confidence = max(edge.confidence, CHECKED) if found == sampled else edge.confidence
                 kept.append(replace(edge, confidence=confidence, reason=f"{edge.reason}; {share}"))

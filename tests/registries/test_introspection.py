@@ -101,6 +101,17 @@ def test_names_recover_the_foreign_keys_a_database_does_not_declare(
     assert "sampled values found in Invoices" in shared.note
 
 
+def test_a_reference_with_one_dangling_value_is_still_inferred(
+    make_source: SourceFactory, spider_urls: dict[str, str]
+) -> None:
+    # hr_1 declares no key from departments to locations, and one department's location
+    # is not among the locations: one value missing of seven is a row left dangling
+    source = make_source("hr", spider_urls["hr_1"])
+    found = edge(source, "departments.LOCATION_ID", "locations.LOCATION_ID")
+    assert found.kind == "inferred"
+    assert "6 of 7 sampled values found in locations" in found.note
+
+
 @pytest.mark.parametrize("engine", ["mysql", "postgres"])
 def test_the_demo_warehouse(
     make_source: SourceFactory, engine: str, request: pytest.FixtureRequest
