@@ -81,6 +81,8 @@ def plan_linked(
             links = [x for x in links if x != stray.link]
     else:
         raise Unreadable("the tables it names are not related")
+    if _only_echoes(intent):
+        raise Unreadable("its answer would only repeat the value the question names")
     evidence = Evidence.of(words, chosen, intent)
     unplaced = evidence.unplaced_literals
     if unplaced:
@@ -95,6 +97,15 @@ def plan_linked(
         for c in chosen.choices
     ]
     return LinkedPlan(statement, intent, weigh(evidence), evidence, readable, named)
+
+
+def _only_echoes(intent: Intent) -> bool:
+    """Whether every column shown is one the question sets equal to a value ("the tower
+    crane checklist": `assetType.name = 'Tower Crane'`, shown): rows that say nothing
+    the question did not."""
+    equal = {c.element for c in intent.conditions if c.op == "="}
+    shown = [o for o in intent.outputs if not intent.group or o.element != intent.group]
+    return bool(shown) and all(o.element in equal and o.aggregate is None for o in shown)
 
 
 def _names_column(link: Link, span: range) -> bool:

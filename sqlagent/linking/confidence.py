@@ -86,6 +86,10 @@ class Evidence:
         counted = intent.count_of  # "how many pink unicorns": things the schema does not hold
         if counted and covered.isdisjoint(counted) and all(_a_noun(words[i]) for i in counted):
             unplaced += (" ".join(words[i].text for i in counted),)
+        else:  # "how many technitians completed work orders": what is counted, unread
+            head = next((i for i in counted if _a_noun(words[i]) and is_noun(tags[i])), None)
+            if head is not None and head not in covered:
+                unplaced += (words[head].text,)
         # "for each wibble": a grouping by something the schema does not hold (nothing
         # named in the next words either: "each set of payment terms" is by the terms)
         grouped_by = sorted({i + phrase_at(lows, i, GROUP_WORDS) for i in groups})

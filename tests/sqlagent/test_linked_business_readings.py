@@ -240,3 +240,16 @@ def test_a_word_that_leaves_a_value_out(asked: Any, agent_warehouse_url: str) ->
     assert answer.status == "answered", answer.reason
     gold = _gold("SELECT COUNT(*) FROM invoice WHERE status <> 'void'", agent_warehouse_url)
     assert matches(gold, answer.rows, ordered=False), answer.sql
+
+
+def test_a_count_of_a_word_nothing_reads_is_declined(asked: Any) -> None:
+    answer = asked("How many plumbrs completed work orders in 2025?")
+    assert answer.status == "declined"  # not some count of the work orders
+    assert "plumbrs" in answer.reason
+
+
+def test_rows_that_only_repeat_the_value_named_are_declined(asked: Any) -> None:
+    # the asset type 'Tower Crane' is the only thing read: its name, shown, says nothing
+    answer = asked("What does the tower crane manual say about wind limits?")
+    assert answer.status == "declined"
+    assert "repeat" in answer.reason
