@@ -26,7 +26,7 @@ from .models import (
     Term,
     TermResolution,
 )
-from .naming import human, human_plural, key, words
+from .naming import human, human_plural, key, singular, words
 from .signals import one_bump
 
 MAX_DISPLAY = 5
@@ -42,6 +42,7 @@ _PERMISSION_WORDS = {"permission", "permissions", "rate", "rates"}
 _CONTACT_WORDS = {"postal", "zip", "phone", "fax", "email", "address", "street", "line"}
 _ASSIGNMENT_WORDS = {"assignment", "assignments", "member", "members", "membership"}
 _ASSIGNMENT_WORDS |= {"attendee", "attendees", "participant", "participants"}
+_JOINING_WORDS = {"in", "of", "to", "and", "for", "on", "at", "by", "per", "has", "with"}
 
 
 @dataclass(frozen=True)
@@ -154,13 +155,18 @@ def display_columns(shape: Shape, labels: list[str]) -> list[str]:
     return chosen
 
 
-def _names_both(me: str, parents: list[str]) -> bool:
-    """PlaylistTrack, employeeSkill, Product_Suppliers: a name made of two parents' names."""
+def _names_both(me: str, parents: list[str], name: str = "") -> bool:
+    """PlaylistTrack, employeeSkill, Product_Suppliers, Participants_in_Events: a name made
+    of two parents' names (a joining word between them aside)."""
     for first in parents:
         rest = me[len(first) :] if me.startswith(first) else ""
         if rest and any(rest.rstrip("s") == other.rstrip("s") for other in parents):
             return True
-    return False
+    parts = [singular(w) for w in words(name) if w not in _JOINING_WORDS]
+    return any(
+        "".join(parts[:i]) in parents and "".join(parts[i:]) in parents
+        for i in range(1, len(parts))
+    )
 
 
 def suggest_role(shape: Shape) -> str:
@@ -178,10 +184,10 @@ def suggest_role(shape: Shape) -> str:
         return "configuration"
     if fks and len(name_words) > 1 and name_words & _SATELLITE_WORDS:
         return "satellite"
+    if len(fks) >= 2 and _names_both(me, parents, shape.name):
+        return "bridge"  # before the words: Participants_in_Events joins its two parents
     if len(fks) >= 2 and name_words & _ASSIGNMENT_WORDS:
         return "assignment"
-    if len(fks) >= 2 and _names_both(me, parents):
-        return "bridge"
     if name_words & {"template", "templates"}:
         return "template"
     for fk in fks:

@@ -150,7 +150,10 @@ def _pick(
         # "the items in each order" are Order_Items, not Invoice_Line_Items.
         joined = (together or {}).get(element.table, 0)
         table = element.is_table
-        return (named, said, link.score, confirmed, -distance, joined, table, near, owned)
+        # A name completed by words said once for two heads is the surest reading of its
+        # head: "the budget type codes and descriptions" (the budget type's description).
+        shared = link.shared
+        return (shared, named, said, link.score, confirmed, -distance, joined, table, near, owned)
 
     steady = sorted(group, key=lambda x: (str(x.element), str(x.value)))
     ordered = sorted(steady, key=rank, reverse=True)  # a stable sort: ties keep that order
@@ -159,8 +162,8 @@ def _pick(
         x
         for x in ordered[1:]
         if x.score >= best.score - 0.05
-        and rank(x)[:2] == rank(best)[:2]
-        and rank(x)[4] == rank(best)[4]
+        and rank(x)[:3] == rank(best)[:3]
+        and rank(x)[5] == rank(best)[5]
     ]
     rivals = [x for x in rivals if str(x.element) != str(best.element)]
     return Choice(best, alternatives=len({str(x.element) for x in rivals}))

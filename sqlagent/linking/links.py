@@ -12,6 +12,7 @@ from sqlagent.linking.signals import (
     COUNT_NOUNS,
     DESCENDING,
     ENDS,
+    EXTREMES,
     ONLY_WITH_NUMBER,
     SHAPE_WORDS,
     STARTS,
@@ -30,6 +31,7 @@ class Link:
     score: float
     value: str | None = None  # a stored value the words name: a filter on the column
     joining: int = 0  # words of the run that only join its names ("of the")
+    shared: bool = False  # completed by words said once for it and another head
 
     @property
     def span(self) -> range:
@@ -48,31 +50,78 @@ def name_links(words: tuple[Word, ...], schema: SchemaWords, *, roots: bool = Tr
             run = tuple(lemmas[start : start + size])
             if run[-1] in STOP or any(w.quoted for w in words[start : start + size]):
                 continue
-            found: dict[Element, float] = {}
-            first = run[0]
-            candidates = schema.by_word.get(first, ()) + schema.by_word.get(stem(first), ())
-            if roots:
-                candidates += schema.by_root.get(root(first), ())
-            for element in dict.fromkeys(candidates):
-                if size == 1 and words[start].lower in _SAYS_SHAPE and len(element.names[0][0]) > 1:
-                    continue  # "the count", "the most": a count, not bathroom_count, most_popular
-                flag = roots and element.column is not None
-                names = element.names + (_without_verb(element.names[0][0]) if flag else ())
-                plural = flag and _plural(words[start + size - 1])
-                fits = (
-                    s * _fit(name, run, roots) * _plural_discount(plural, name, element)
-                    for name, s in names
-                )
-                score = max(fits, default=0.0)
-                if score > found.get(element, 0.0):
-                    found[element] = score
+            shape = size == 1 and words[start].lower in _SAYS_SHAPE
+            plural = _plural(words[start + size - 1])
+            found = _named_by(run, schema, roots, plural=plural, shape=shape)
             joining = sum(1 for w in run if w in _JOINING)
-            links += [
-                Link(start, start + size, e, score, joining=joining)
-                for e, score in found.items()
-                if score
-            ]
+            links += [Link(start, start + size, e, score, joining=joining) for e, score in found]
+    links += _shared_words(words, lemmas, schema, links, roots)
     return [x for x in links if not _said_as_aggregate(x, words, links)]
+
+
+def _named_by(
+    run: tuple[str, ...], schema: SchemaWords, roots: bool, *, plural: bool, shape: bool = False
+) -> list[tuple[Element, float]]:
+    """The elements a run of lemmas names, each with its best score."""
+    found: dict[Element, float] = {}
+    first = run[0]
+    candidates = schema.by_word.get(first, ()) + schema.by_word.get(stem(first), ())
+    if roots:
+        candidates += schema.by_root.get(root(first), ())
+    for element in dict.fromkeys(candidates):
+        if shape and len(element.names[0][0]) > 1:
+            continue  # "the count", "the most": a count, not bathroom_count, most_popular
+        flag = roots and element.column is not None
+        names = element.names + (_without_verb(element.names[0][0]) if flag else ())
+        fits = (
+            s * _fit(name, run, roots) * _plural_discount(flag and plural, name, element)
+            for name, s in names
+        )
+        score = max(fits, default=0.0)
+        if score > found.get(element, 0.0):
+            found[element] = score
+    return [(e, score) for e, score in found.items() if score]
+
+
+_SHARED = 0.95  # a name completed with words said once for two heads
+
+
+def _shared_words(
+    words: tuple[Word, ...],
+    lemmas: list[str],
+    schema: SchemaWords,
+    links: list[Link],
+    roots: bool,
+) -> list[Link]:
+    """Words said once for two listed heads: "the budget type codes and descriptions" (the
+    budget type's description), "the description and code of the attraction type" (the
+    attraction type's description). Each such link stands for the head alone, and the
+    reading takes it before the head's other meanings (`chosen`)."""
+    lows = lowers(words)
+    shared: list[Link] = []
+    for link in links:
+        if link.score < 0.75 or link.value is not None or link.element.is_table:
+            continue
+        run = tuple(lemmas[link.start : link.end])
+        head = link.end + 1  # "<modifiers> code and description"
+        listed = link.end - link.start >= 2 and lows[link.end : head] in (["and"], [","])
+        if listed and head < len(words) and not words[head].quoted:
+            shared += _completed((*run[:-1], lemmas[head]), head, schema, roots, words)
+        head = link.start - 2  # "description and <head> of the attraction type"
+        if "of" in run[1:-1] and head >= 0 and lows[head + 1] in ("and", ","):
+            owner = tuple(w for w in run[run.index("of") :] if w not in _JOINING)
+            shared += _completed((*owner, lemmas[head]), head, schema, roots, words)
+    return shared
+
+
+def _completed(
+    run: tuple[str, ...], head: int, schema: SchemaWords, roots: bool, words: tuple[Word, ...]
+) -> list[Link]:
+    if run[-1] in STOP or run[0] in STOP:
+        return []
+    found = _named_by(run, schema, roots, plural=_plural(words[head]))
+    sure = [(e, score) for e, score in found if score >= 0.75]
+    return [Link(head, head + 1, e, _SHARED * score, shared=True) for e, score in sure]
 
 
 _JOINING = ("of", "the")  # "amount of the settlement"
@@ -122,7 +171,7 @@ def _said_as_aggregate(link: Link, words: tuple[Word, ...], links: list[Link]) -
 _LISTING = frozenset({"and", "or", ",", "the", "number", "amount", "of"}) | frozenset(AGGREGATES)
 
 # Alone, these say the query's shape even where they are part of a longer column name.
-_SAYS_SHAPE = COUNT_NOUNS | ((DESCENDING | ASCENDING) - ONLY_WITH_NUMBER)
+_SAYS_SHAPE = COUNT_NOUNS | ((DESCENDING | ASCENDING) - ONLY_WITH_NUMBER) | set(EXTREMES)
 
 
 def _without_verb(name: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], float], ...]:
@@ -140,6 +189,11 @@ def _fit(name: tuple[str, ...], run: tuple[str, ...], roots: bool) -> float:
         return 0.0
     # "number of trains" is a count, not train_number: the words are not turned about.
     readings = [(inner, 1.0)] + ([] if inner[0] in ("number", "count") else [(inner[::-1], 0.9)])
+    if "of" in run[1:-1] and readings[1:]:
+        # "the description of the attraction type": attraction_type_description
+        at = run.index("of")
+        head = tuple(w for w in run[:at] if w not in _JOINING)
+        readings.append((tuple(w for w in run[at + 1 :] if w not in _JOINING) + head, 0.9))
     for candidate, weight in readings:
         if candidate == name:
             return 0.95 * weight

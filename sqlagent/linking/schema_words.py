@@ -27,6 +27,7 @@ ABBREVIATIONS = {
     "pos": ("position",), "ref": ("reference",), "org": ("organization",),
     "inst": ("institution",), "auth": ("author",), "info": ("information",),
     "lat": ("latitude",), "lon": ("longitude",), "acc": ("account",), "apt": ("apartment",),
+    "min": ("minimum",), "max": ("maximum",),
 }  # fmt: skip
 # Words a column name adds to say what kind of value it holds; a question may leave them out
 # ("the status of the order" is `order_status_code`).

@@ -138,6 +138,9 @@ class SuperlativeSteps(ReaderBase):
         if self.lows[max(0, i - 2) : i] not in (["with", "the"], ["has", "the"], ["had", "the"]):
             return False
         follows = self.next_choice(i + 1, within=2)
+        here = self.chosen.at(i)
+        if here is not None and here.start == i:
+            follows = here  # `maxOccupancy` named with its extreme: still the room's order
         if follows is None or follows.is_table or follows.is_value:
             return False
         if not follows.link.element.numeric:

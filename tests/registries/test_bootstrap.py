@@ -2,7 +2,7 @@
 
 import pytest
 
-from registries.bootstrap import bootstrap
+from registries.bootstrap import Col, Shape, bootstrap, suggest_role
 from registries.models import DisplayAttributes, TableMetadata, Term
 from registries.semantic_layer_loader import load_semantic_layer
 
@@ -94,3 +94,17 @@ def test_a_new_database_is_answerable_from_bootstrap_alone(
     assert "customers" in names["customer"].synonyms
     assert names["order item"].resolutions[0].tables == ("Order_Items",)
     assert any(r.from_table == "Orders" and r.to_table == "Customers" for r in layer.relationships)
+
+
+def test_a_table_named_after_its_two_parents_bridges_them() -> None:
+    def pairing(name: str, left: str, right: str) -> Shape:
+        columns = [
+            Col(f"{left}_id", "integer", True, False),
+            Col(f"{right}_id", "integer", True, False),
+        ]
+        return Shape(name, columns, {f"{left}_id": left, f"{right}_id": right})
+
+    # a joining word and plurals between the parents' names, an assignment word or not
+    assert suggest_role(pairing("Participants_in_Events", "Participants", "Events")) == "bridge"
+    assert suggest_role(pairing("Customer_Addresses", "Customers", "Addresses")) == "bridge"
+    assert suggest_role(pairing("Staff_Assignments", "Staff", "Departments")) == "assignment"

@@ -841,6 +841,32 @@ SPIDER_READINGS = [
         "How many dorms don't have any amenities?",
         "SELECT COUNT(*) FROM Dorm WHERE dormid NOT IN (SELECT dormid FROM Has_amenity)",
     ),
+    (  # "minimum salary" is the column `MIN_SALARY`, not the least of another salary
+        "hr_1",
+        "What is the minimum salary of the job titled President?",
+        "SELECT min_salary FROM jobs WHERE job_title = 'President'",
+    ),
+    (
+        "hr_1",
+        "Show the job titles whose minimum salary is below 4000.",
+        "SELECT job_title FROM jobs WHERE min_salary < 4000",
+    ),
+    (  # "the description of the document status": document_status_description
+        "cre_Doc_Control_Systems",
+        "Give the description of the document status 'working'.",
+        "SELECT document_status_description FROM Ref_Document_Status "
+        "WHERE document_status_code = 'working'",
+    ),
+    (  # "attraction type" said once for both heads: not another table's description
+        "cre_Theme_park",
+        "What are the attraction type codes and descriptions?",
+        "SELECT attraction_type_code, attraction_type_description FROM Ref_Attraction_Types",
+    ),
+    (  # Participants_in_Events pairs its two parents: the participants are counted in it
+        "local_govt_in_alabama",
+        "How many participants attended each event? Show the event id and the count.",
+        "SELECT Event_ID, COUNT(*) FROM Participants_in_Events GROUP BY Event_ID",
+    ),
 ]
 
 

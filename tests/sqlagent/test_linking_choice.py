@@ -71,3 +71,37 @@ def test_a_meaning_in_the_table_of_another_words_column_wins_a_tie() -> None:
     chosen = {c.start: c.table for c in choose([*described, *codes]).choices}
     assert chosen[3] == "Roles"
     assert chosen[1] == "Roles"
+
+
+def _named(table: str, column: str | None, *names: tuple[str, float]) -> Element:
+    return Element(table, column, "text", tuple((tuple(n.split()), s) for n, s in names))
+
+
+def _chosen(question: str, *elements: Element) -> dict[str, str]:
+    words = read_words(question)
+    chosen = choose(name_links(words, indexed(list(elements)))).choices
+    return {" ".join(w.lower for w in words[c.start : c.end]): str(c.link.element) for c in chosen}
+
+
+def test_words_said_once_for_two_listed_heads_complete_both_names() -> None:
+    budget = [
+        _named("Budgets", "budget_type_code", ("budget type code", 1.0), ("budget type", 0.75)),
+        _named("Budgets", "budget_type_description", ("budget type description", 1.0)),
+        _named("Documents", None, ("document", 1.0)),
+        _named("Documents", "description", ("description", 1.0)),
+    ]
+    before = _chosen("list the budget type codes and descriptions of documents", *budget)
+    assert before["descriptions"] == "Budgets.budget_type_description"
+    kinds = [
+        _named("Kinds", "kind_code", ("kind code", 1.0), ("kind", 0.75)),
+        _named("Kinds", "kind_description", ("kind description", 1.0), ("description", 0.6)),
+        _named("Items", None, ("item", 1.0)),
+        _named("Items", "description", ("description", 1.0)),
+        _named("Items", "unit_list_price", ("unit list price", 1.0)),  # runs of four read
+    ]
+    after = _chosen("the description and code of the kind most items have", *kinds)
+    assert after["description"] == "Kinds.kind_description"
+    # said of the items alone, the description is theirs
+    assert _chosen("the description and kind of the items", *kinds)["description"] == (
+        "Items.description"
+    )
