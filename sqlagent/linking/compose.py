@@ -140,8 +140,8 @@ def _select(
         where.append(_missing(intent, layer, names, inside))
     grouped = _grouping(intent, layer, names)
     totals = not grouped and any(_aggregated(o) for o in outputs)
-    extreme = _at_extreme(intent, names) if totals else None
-    if extreme is not None:  # the totals of the rows at the extreme, in no order
+    extreme = _at_extreme(intent, names) if totals or _of_another(intent, grouped) else None
+    if extreme is not None:  # the totals, or the rows, of the rows at the extreme
         where.append(extreme)
     ordered = intent.order is not None and extreme is None
     limit = intent.limit if extreme is None else None
@@ -208,6 +208,16 @@ def _at_extreme(intent: Intent, names: _Names) -> exp.Expr | None:
     extreme = (exp.Max if order.descending else exp.Min)(this=inner)
     top = exp.Subquery(this=exp.select(extreme).from_(_table(element.table, "x")))
     return exp.EQ(this=names.column(element), expression=top)
+
+
+def _of_another(intent: Intent, grouped: list[exp.Expr]) -> bool:
+    """ "the cities in the county with the most police officers": the superlative picks a
+    row of another table than the rows shown, and they are all of that row's, not one."""
+    order = intent.order
+    if grouped or order is None or order.element is None or intent.picked is None:
+        return False
+    shown = {o.element.table for o in intent.outputs if o.element is not None}
+    return bool(shown) and intent.picked not in shown and not intent.star
 
 
 def _aggregated(output: exp.Expr) -> bool:

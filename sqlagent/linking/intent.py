@@ -50,6 +50,7 @@ class Intent:
     having_of: Output | None = None  # what HAVING compares when not the rows counted
     order: Ordering | None = None
     then: Ordering | None = None  # a second key: "by price decreasing and name ascending"
+    picked: str | None = None  # the table of the one row the superlative picks, holding others
     limit: int | None = None
     counted: str | None = None  # the table whose rows HAVING or ORDER BY count
     count_of: range = range(0)  # the words a count is of ("how many pink unicorns")

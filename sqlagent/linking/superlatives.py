@@ -13,6 +13,10 @@ _IN_TIME = {"oldest": False, "earliest": False, "first": False, "newest": True, 
             "recent": True, "recently": True, "last": True}  # fmt: skip
 
 
+# Before a superlative's row that holds the rows asked about: "in the largest district".
+_HOLDING = frozenset({"in", "on", "at", "from", "within", "into", "under", "inside"})
+
+
 class SuperlativeSteps(ReaderBase):
     def _superlative_before(self, i: int) -> bool:
         before = self.lows[i - 1] if i else ""
@@ -61,6 +65,7 @@ class SuperlativeSteps(ReaderBase):
             descending = low in sig.DESCENDING
             if counting:  # read as a count or not at all: "number" is no column here
                 if self._counted(i, descending):
+                    self._picked_holder(i)
                     return 0
                 continue
             number = self.words[i + 1].number if i + 1 < len(self.words) else None
@@ -85,6 +90,7 @@ class SuperlativeSteps(ReaderBase):
             picked = self.lows[max(0, i - 2) : i] in (["with", "the"], ["has", "the"])
             if picked or not self._extreme_per_group():
                 self.intent.limit = limit
+            self._picked_holder(i)
             return 0
         if low in ("top", "first", "last") and number:
             self.use(i, i + 2)  # "the first 5" alone: a limit on another order
@@ -148,7 +154,30 @@ class SuperlativeSteps(ReaderBase):
         self.intent.order = Ordering(self.take(follows), sig.EXTREMES[low])
         self.intent.limit = 1
         self.use(i - 2, i + 1)
+        self._picked_holder(i)
         return True
+
+    def _picked_holder(self, i: int) -> None:
+        """ "the cities in the county with the most police officers", "the stores in the
+        largest district": the superlative picks the row that holds the rows asked about
+        (all of them), not one of those rows."""
+        order = self.intent.order
+        if order is None or order.element is None or self.intent.limit != 1:
+            return
+        holder = self.chosen.after(i, within=1)  # "in the largest district"
+        at = i - 1
+        if self.lows[i - 2 : i] in (["with", "the"], ["has", "the"], ["have", "the"]):
+            at = i - 2 - (self.lows[i - 3 : i - 2] in (["that"], ["which"], ["who"]))
+            holder = self.chosen.before(at, within=1)  # "in the county with the most"
+            at = holder.start - 1 if holder is not None else at
+        if holder is None or not holder.is_table or holder.table != order.element.table:
+            return
+        if (
+            self.lows[at : at + 1] == ["the"]
+            and self.lows[at - 1 : at]
+            and (self.lows[at - 1] in _HOLDING)
+        ):
+            self.intent.picked = holder.table
 
     def _superlative_order(self, i: int, low: str, number: float | None) -> bool:
         descending = low in sig.DESCENDING

@@ -862,6 +862,12 @@ SPIDER_READINGS = [
         "What are the attraction type codes and descriptions?",
         "SELECT attraction_type_code, attraction_type_description FROM Ref_Attraction_Types",
     ),
+    (  # the superlative picks the county that holds the cities asked about: all its cities
+        "county_public_safety",
+        "List the names of the cities in the county with the highest crime rate.",
+        "SELECT Name FROM city WHERE County_ID = "
+        "(SELECT County_ID FROM county_public_safety ORDER BY Crime_rate DESC LIMIT 1)",
+    ),
     (  # Participants_in_Events pairs its two parents: the participants are counted in it
         "local_govt_in_alabama",
         "How many participants attended each event? Show the event id and the count.",
