@@ -14,7 +14,7 @@ from sqlglot import exp
 
 from registries.services import SemanticLayer
 from sqlagent.dates import DateRange
-from sqlagent.linking.chosen import Chosen, Preferred, choose
+from sqlagent.linking.chosen import Chosen, Preferred, choose, possessed
 from sqlagent.linking.compose import Unrelated, compose
 from sqlagent.linking.confidence import Evidence, weigh
 from sqlagent.linking.full_names import split_full_names
@@ -65,7 +65,7 @@ def plan_linked(
     everything = settings.SQL_LINK_BY_MEANING  # else only what a grouping is by
     links += similar_links(words, covered, layer, schema, surely, groups_only=not everything)
     for _ in range(_STRAYS + 1):
-        chosen: Chosen = choose(links, preferred, schema.refers)
+        chosen: Chosen = choose(links, preferred, schema.refers, possessed(words, links))
         if not chosen.choices:
             raise Unreadable("no word of the question names a table, column or value I know")
         intent = Reader(words, chosen, schema, values.numbers, period, span, values.flags).read()

@@ -3,9 +3,11 @@ and for each the table or column it most likely means, given the tables the ques
 and, among equally likely meanings, the columns related verified queries use.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sqlagent.linking.links import Link
+from sqlagent.linking.question import Word
 from sqlagent.linking.schema_words import Element
 
 
@@ -65,12 +67,43 @@ def _strength(link: Link) -> float:
 Preferred = frozenset[tuple[str, str]]  # (table, column), lower case: used by verified SQL
 
 
+def possessed(words: Sequence[Word], links: list[Link]) -> dict[int, str]:
+    """ "Which physicians treat more than one patient? Give their names.": the words after
+    "their" or "its" are of the rows the question asks about, the table after its "which"
+    or "what" (word index -> table)."""
+    lows = [w.lower for w in words]
+    asked = next((n for n, low in enumerate(lows) if low in ("which", "what")), None)
+    if asked is None:
+        return {}
+    tables = [
+        x
+        for x in links
+        if x.start in (asked + 1, asked + 2) and x.value is None and x.element.is_table
+    ]
+    sure = [x for x in tables if x.score >= 0.9]
+    if not sure:
+        return {}
+    subject = max(sure, key=lambda x: x.score).element.table
+    owned: dict[int, str] = {}
+    for n, low in enumerate(lows[:-1]):
+        at = n + 1
+        while low in ("their", "its") and at < len(lows):
+            owned[at] = subject  # "their names and ids"
+            if lows[at + 1 : at + 2] not in (["and"], [","]):
+                break
+            at += 2
+    return owned
+
+
 def choose(
     links: list[Link],
     preferred: Preferred = frozenset(),
     refers: frozenset[tuple[str, str]] = frozenset(),
+    possessed: dict[int, str] | None = None,
 ) -> Chosen:
-    """`refers`: the pairs of tables one refers to the other (either way round)."""
+    """`refers`: the pairs of tables one refers to the other (either way round);
+    `possessed`: the table the words at an index belong to ("their names")."""
+    owners = possessed or {}
     by_span: dict[tuple[int, int], list[Link]] = {}
     for link in links:
         by_span.setdefault((link.start, link.end), []).append(link)
@@ -109,7 +142,8 @@ def choose(
     adjacent = {a for a, b in refers if b in named_at} | {b for a, b in refers if a in named_at}
     groups = sorted(kept, key=lambda g: g[0].start)
     first = [
-        _pick(g, named_at, preferred, implied, said_at, dict.fromkeys(adjacent, 1)) for g in groups
+        _pick(g, named_at, preferred, implied, said_at, dict.fromkeys(adjacent, 1), owners)
+        for g in groups
     ]
     # Read again knowing the others: among meanings as likely, one in the table of a column
     # or value another word means adds no table ("the description of role code ED": the
@@ -119,7 +153,7 @@ def choose(
     for n, group in enumerate(groups):
         others = {c.table for m, c in enumerate(first) if m != n and not c.is_table}
         together = {**dict.fromkeys(adjacent, 1), **dict.fromkeys(others, 2)}
-        chosen.choices.append(_pick(group, named_at, preferred, implied, said_at, together))
+        chosen.choices.append(_pick(group, named_at, preferred, implied, said_at, together, owners))
     return chosen
 
 
@@ -130,6 +164,7 @@ def _pick(
     implied: frozenset[str] | set[str] = frozenset(),
     said_at: dict[Element, int] | None = None,
     together: dict[str, int] | None = None,
+    owners: dict[int, str] | None = None,
 ) -> Choice:
     """A value beats a name only when it is surer; among meanings, one in a table the
     question names, the nearest such mention first ("the names of the mountains"); among
@@ -153,7 +188,10 @@ def _pick(
         # A name completed by words said once for two heads is the surest reading of its
         # head: "the budget type codes and descriptions" (the budget type's description).
         shared = link.shared
-        return (shared, named, said, link.score, confirmed, -distance, joined, table, near, owned)
+        mine = (owners or {}).get(link.start) == element.table  # "their names"
+        return (
+            shared, named, mine, said, link.score, confirmed, -distance, joined, table, near, owned
+        )  # fmt: skip
 
     steady = sorted(group, key=lambda x: (str(x.element), str(x.value)))
     ordered = sorted(steady, key=rank, reverse=True)  # a stable sort: ties keep that order
@@ -162,8 +200,8 @@ def _pick(
         x
         for x in ordered[1:]
         if x.score >= best.score - 0.05
-        and rank(x)[:3] == rank(best)[:3]
-        and rank(x)[5] == rank(best)[5]
+        and rank(x)[:4] == rank(best)[:4]
+        and rank(x)[6] == rank(best)[6]
     ]
     rivals = [x for x in rivals if str(x.element) != str(best.element)]
     return Choice(best, alternatives=len({str(x.element) for x in rivals}))

@@ -868,6 +868,11 @@ SPIDER_READINGS = [
         "SELECT Name FROM city WHERE County_ID = "
         "(SELECT County_ID FROM county_public_safety ORDER BY Crime_rate DESC LIMIT 1)",
     ),
+    (  # "their names": of the employees the question asks about, not of their role
+        "cre_Doc_Tracking_DB",
+        'Which employees have the role coded "PR"? Show their names.',
+        "SELECT Employee_Name FROM Employees WHERE Role_Code = 'PR'",
+    ),
     (  # Participants_in_Events pairs its two parents: the participants are counted in it
         "local_govt_in_alabama",
         "How many participants attended each event? Show the event id and the count.",
