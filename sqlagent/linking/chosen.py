@@ -3,6 +3,7 @@ and for each the table or column it most likely means, given the tables the ques
 and, among equally likely meanings, the columns related verified queries use.
 """
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -103,7 +104,6 @@ def choose(
 ) -> Chosen:
     """`refers`: the pairs of tables one refers to the other (either way round);
     `possessed`: the table the words at an index belong to ("their names")."""
-    owners = possessed or {}
     by_span: dict[tuple[int, int], list[Link]] = {}
     for link in links:
         by_span.setdefault((link.start, link.end), []).append(link)
@@ -141,10 +141,8 @@ def choose(
     }
     adjacent = {a for a, b in refers if b in named_at} | {b for a, b in refers if a in named_at}
     groups = sorted(kept, key=lambda g: g[0].start)
-    first = [
-        _pick(g, named_at, preferred, implied, said_at, dict.fromkeys(adjacent, 1), owners)
-        for g in groups
-    ]
+    known = _Known(named_at, preferred, implied, said_at, possessed or {}, _paired_values(groups))
+    first = [_pick(g, known, dict.fromkeys(adjacent, 1)) for g in groups]
     # Read again knowing the others: among meanings as likely, one in the table of a column
     # or value another word means adds no table ("the description of role code ED": the
     # role's). A table named outright may be one the rows are compared with ("documents
@@ -153,33 +151,51 @@ def choose(
     for n, group in enumerate(groups):
         others = {c.table for m, c in enumerate(first) if m != n and not c.is_table}
         together = {**dict.fromkeys(adjacent, 1), **dict.fromkeys(others, 2)}
-        chosen.choices.append(_pick(group, named_at, preferred, implied, said_at, together, owners))
+        chosen.choices.append(_pick(group, known, together))
     return chosen
 
 
-def _pick(
-    group: list[Link],
-    named_at: dict[str, list[int]],
-    preferred: Preferred,
-    implied: frozenset[str] | set[str] = frozenset(),
-    said_at: dict[Element, int] | None = None,
-    together: dict[str, int] | None = None,
-    owners: dict[int, str] | None = None,
-) -> Choice:
+def _paired_values(groups: list[list[Link]]) -> set[tuple[int, str]]:
+    """(start, table) of values said side by side that one table holds both of: "Steve
+    Johnson" is an employee's first and last name, not a customer's first name beside an
+    employee's last."""
+    paired: set[tuple[int, str]] = set()
+    for left, right in itertools.pairwise(groups):
+        if left[0].end != right[0].start:
+            continue
+        tables = {x.element.table for x in left if x.value is not None}
+        common = tables & {x.element.table for x in right if x.value is not None}
+        paired |= {(g[0].start, table) for g in (left, right) for table in common}
+    return paired
+
+
+@dataclass(frozen=True)
+class _Known:
+    """What the whole question says, against which each run's meanings are ranked."""
+
+    named_at: dict[str, list[int]]  # table -> where a run names it
+    preferred: Preferred
+    implied: set[str]  # tables one of the question's columns surely belongs to
+    said_at: dict[Element, int]  # column -> where its name is said
+    owners: dict[int, str]  # word index -> the table "their" or "its" there stands for
+    paired: set[tuple[int, str]]  # (start, table) of values said side by side in one table
+
+
+def _pick(group: list[Link], known: _Known, together: dict[str, int] | None = None) -> Choice:
     """A value beats a name only when it is surer; among meanings, one in a table the
     question names, the nearest such mention first ("the names of the mountains"); among
     meanings as sure, one that related verified queries use."""
 
     def rank(link: Link) -> tuple[float, ...]:
-        where = named_at.get(link.element.table, [])
+        where = known.named_at.get(link.element.table, [])
         distance = min((abs(p - link.start) for p in where), default=99)
         # A column of a table the question names beats a surer name elsewhere: "the names
         # and details of the staff" are the staff's, not another table's "details".
         named = bool(where) and (link.element.is_table or link.score >= 0.5)
         element = link.element
-        confirmed = (element.table.lower(), (element.column or "").lower()) in preferred
-        near = element.table in implied
-        said = link.value is not None and 0 < link.start - (said_at or {}).get(element, -9) <= 3
+        confirmed = (element.table.lower(), (element.column or "").lower()) in known.preferred
+        near = element.table in known.implied
+        said = link.value is not None and 0 < link.start - known.said_at.get(element, -9) <= 3
         owned = element.owned
         # Among meanings as likely, one joined straight to a named table adds fewer joins:
         # "the items in each order" are Order_Items, not Invoice_Line_Items.
@@ -188,9 +204,11 @@ def _pick(
         # A name completed by words said once for two heads is the surest reading of its
         # head: "the budget type codes and descriptions" (the budget type's description).
         shared = link.shared
-        mine = (owners or {}).get(link.start) == element.table  # "their names"
+        mine = known.owners.get(link.start) == element.table  # "their names"
+        pair = link.value is not None and (link.start, element.table) in known.paired
         return (
-            shared, named, mine, said, link.score, confirmed, -distance, joined, table, near, owned
+            shared, pair, named, mine, said, link.score, confirmed, -distance, joined, table,
+            near, owned,
         )  # fmt: skip
 
     steady = sorted(group, key=lambda x: (str(x.element), str(x.value)))
@@ -200,8 +218,8 @@ def _pick(
         x
         for x in ordered[1:]
         if x.score >= best.score - 0.05
-        and rank(x)[:4] == rank(best)[:4]
-        and rank(x)[6] == rank(best)[6]
+        and rank(x)[:5] == rank(best)[:5]
+        and rank(x)[7] == rank(best)[7]
     ]
     rivals = [x for x in rivals if str(x.element) != str(best.element)]
     return Choice(best, alternatives=len({str(x.element) for x in rivals}))

@@ -873,6 +873,12 @@ SPIDER_READINGS = [
         'Which employees have the role coded "PR"? Show their names.',
         "SELECT Employee_Name FROM Employees WHERE Role_Code = 'PR'",
     ),
+    (  # a full name said side by side is one employee's: not a customer's first name
+        "store_1",
+        "List the last names of the customers Steve Johnson looks after.",
+        "SELECT c.last_name FROM customers c JOIN employees e ON c.support_rep_id = e.id "
+        "WHERE e.first_name = 'Steve' AND e.last_name = 'Johnson'",
+    ),
     (  # Participants_in_Events pairs its two parents: the participants are counted in it
         "local_govt_in_alabama",
         "How many participants attended each event? Show the event id and the count.",
