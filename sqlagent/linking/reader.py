@@ -210,6 +210,9 @@ class Reader(
                 continue
             if self._said_as_verb(choice):
                 continue  # left unexplained: the reading's evidence says so
+            if self._name_of_column(choice):
+                self.use(choice.start, choice.end)
+                continue
             element = self._labelled(choice, self.take(choice))
             if self._had(choice) and (self.intent.outputs or self.count):
                 self.intent.need(element.table)  # "students who have treasurer votes": a join
@@ -235,6 +238,27 @@ class Reader(
         if self.count and not any(o.aggregate == "count" for o in self.intent.outputs):
             self.intent.outputs.append(Output(None, "count"))
         self._listed_with()
+
+    def _name_of_column(self, choice: Choice) -> bool:
+        """ "the names of all cities with more than one airport": where the city is a text
+        column beside the name, its value is the name asked for."""
+        element = choice.link.element
+        if "name" not in element.names[0][0]:
+            return False
+        at = choice.end + (self.lows[choice.end : choice.end + 1] == ["of"])
+        at += self.lows[at : at + 1] in (["the"], ["all"], ["each"], ["every"])
+        after = self.chosen.at(at)
+        if at == choice.end or after is None or after.start != at or after.is_table:
+            return False
+        other = after.link.element
+        return (
+            not after.is_value
+            and after.link.score >= 0.75
+            and other.table == element.table
+            and not other.numeric
+            and not other.primary_key
+            and "name" not in other.names[0][0]
+        )
 
     def _aggregated_over(self, choice: Choice, element: Element) -> bool:
         """ "the maximum level of managers in countries that are not Australia", "the total

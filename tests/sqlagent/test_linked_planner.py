@@ -879,6 +879,11 @@ SPIDER_READINGS = [
         "SELECT c.last_name FROM customers c JOIN employees e ON c.support_rep_id = e.id "
         "WHERE e.first_name = 'Steve' AND e.last_name = 'Johnson'",
     ),
+    (  # "the names of the cities": the city column beside the airports' names
+        "flight_4",
+        "List the names of the cities that have at least eight airports.",
+        "SELECT city FROM airports GROUP BY city HAVING COUNT(*) >= 8",
+    ),
     (  # Participants_in_Events pairs its two parents: the participants are counted in it
         "local_govt_in_alabama",
         "How many participants attended each event? Show the event id and the count.",
