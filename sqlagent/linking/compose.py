@@ -4,16 +4,17 @@ the rows that must be missing (NOT IN) and the pairs of values that must both ho
 (INTERSECT)."""
 
 from collections import Counter, defaultdict
-from typing import Any
 
 from sqlglot import exp
 
 from registries.services import Relationship, SemanticLayer, Table
 from sqlagent.fan_out import Edges, repeats, unique
 from sqlagent.join_paths import JoinPlan, NoJoinPath, plan_joins
+from sqlagent.linking.absent import missing, negations_apart, none_with
 from sqlagent.linking.intent import Condition, Intent, Output
 from sqlagent.linking.reader import Unreadable
 from sqlagent.linking.schema_words import Element
+from sqlagent.linking.sql_parts import Names, aliased, compare, joined_from, single_key
 
 
 class Unrelated(Unreadable):
@@ -24,25 +25,16 @@ _AGGREGATES = {"sum": exp.Sum, "avg": exp.Avg, "min": exp.Min, "max": exp.Max}
 _PARTS = {"year": exp.Year, "month": exp.Month}
 
 
-class _Names:
-    def __init__(self, joins: JoinPlan) -> None:
-        self.joins = joins
-        self.alias = {table: f"t{n}" for n, table in enumerate(joins.tables, start=1)}
-
-    def column(self, element: Element) -> exp.Column:
-        assert element.column is not None
-        return exp.column(element.column, table=self.alias[element.table], quoted=True)
-
-
 def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     if not intent.tables:
         raise Unreadable("it names no table to read")
     _count_referrers(intent, layer)
+    negations_apart(intent, layer)
     try:
         joins = plan_joins(layer, intent.tables, via=_named_keys(intent, layer))
     except NoJoinPath as error:
         raise Unrelated(f"the tables it names are not related: {error}") from error
-    names = _Names(joins)
+    names = Names(joins)
     if not intent.both:
         return _select(intent, layer, joins, names, intent.conditions)
     # Each half shows the rows, not the column the two conditions differ on.
@@ -105,29 +97,14 @@ def _named_keys(intent: Intent, layer: SemanticLayer) -> list[Relationship]:
     ]
 
 
-def _table(name: str, alias: str) -> exp.Table:
-    return exp.Table(
-        this=exp.to_identifier(name, quoted=True),
-        alias=exp.TableAlias(this=exp.to_identifier(alias)),
-    )
-
-
 def _select(
     intent: Intent,
     layer: SemanticLayer,
     joins: JoinPlan,
-    names: _Names,
+    names: Names,
     conditions: list[Condition],
 ) -> exp.Select:
-    select = exp.Select().from_(_table(joins.tables[0], "t1"))
-    for step in joins.joins:
-        on = exp.EQ(
-            this=exp.column(step.left_column, table=names.alias[step.left_table], quoted=True),
-            expression=exp.column(
-                step.right_column, table=names.alias[step.right_table], quoted=True
-            ),
-        )
-        select = select.join(_table(step.right_table, names.alias[step.right_table]), on=on)
+    select = joined_from(names)
     outputs = [_output(o, names, _count(intent, layer, names)) for o in intent.outputs]
     if intent.star:
         outputs = [exp.Star()] + [o for o in outputs if isinstance(o, exp.AggFunc)]
@@ -137,7 +114,8 @@ def _select(
     inside = [c for c in conditions if c.element.table == intent.missing]
     where = _joined([c for c in conditions if c not in inside], intent.any_of, names)
     if intent.missing:
-        where.append(_missing(intent, layer, names, inside))
+        where.append(missing(intent, layer, names, inside))
+    where += [none_with(intent, layer, names, c) for c in intent.none_with]
     grouped = _grouping(intent, layer, names)
     totals = not grouped and any(_aggregated(o) for o in outputs)
     extreme = _at_extreme(intent, names) if totals or _of_another(intent, grouped) else None
@@ -157,7 +135,7 @@ def _select(
         op, value, second = intent.having
         count = _count(intent, layer, names)
         compared = _output(intent.having_of, names, count) if intent.having_of else count
-        select = select.having(_compare(compared, op, value, second))
+        select = select.having(compare(compared, op, value, second))
     if ordered:
         select = _ordered(select, intent, layer, names, (outputs, grouped))
     if limit:
@@ -169,7 +147,7 @@ def _ordered(
     select: exp.Select,
     intent: Intent,
     layer: SemanticLayer,
-    names: _Names,
+    names: Names,
     shape: tuple[list[exp.Expr], list[exp.Expr]],
 ) -> exp.Select:
     """The rows in the asked order, the order's column shown where it may be, and ties
@@ -188,7 +166,7 @@ def _ordered(
     return select
 
 
-def _at_extreme(intent: Intent, names: _Names) -> exp.Expr | None:
+def _at_extreme(intent: Intent, names: Names) -> exp.Expr | None:
     """ "the average age of students living in the dorm with the largest capacity": one
     total, over the rows whose column is at its extreme (MAX or MIN in its table)."""
     order = intent.order
@@ -206,7 +184,7 @@ def _at_extreme(intent: Intent, names: _Names) -> exp.Expr | None:
         return None
     inner = exp.column(element.column, table="x", quoted=True)
     extreme = (exp.Max if order.descending else exp.Min)(this=inner)
-    top = exp.Subquery(this=exp.select(extreme).from_(_table(element.table, "x")))
+    top = exp.Subquery(this=exp.select(extreme).from_(aliased(element.table, "x")))
     return exp.EQ(this=names.column(element), expression=top)
 
 
@@ -224,7 +202,7 @@ def _aggregated(output: exp.Expr) -> bool:
     return isinstance(output, exp.AggFunc) or output.find(exp.AggFunc) is not None
 
 
-def _count(intent: Intent, layer: SemanticLayer, names: _Names) -> exp.Count:
+def _count(intent: Intent, layer: SemanticLayer, names: Names) -> exp.Count:
     """COUNT(*), or the rows of the table the question counts when that is not the one the
     rows are grouped by ("each camera lens and the number of photos": the photos, each
     once, not the lenses a join repeats)."""
@@ -236,7 +214,7 @@ def _count(intent: Intent, layer: SemanticLayer, names: _Names) -> exp.Count:
         # number of times it was ordered": its order lines), never of itself (always 1).
         counted = _finest(layer, names.joins)
     if counted and counted in names.alias:
-        key = _single_key(layer, counted)
+        key = single_key(layer, counted)
         if key:
             column = exp.column(key, table=names.alias[counted], quoted=True)
             return exp.Count(this=exp.Distinct(expressions=[column]))
@@ -268,13 +246,6 @@ def _finest(layer: SemanticLayer, joins: JoinPlan) -> str | None:
     return finest[0] if len(finest) == 1 else None
 
 
-def _single_key(layer: SemanticLayer, table: str) -> str | None:
-    """The column that tells the table's rows apart; None for a key of several columns
-    (one of them alone counts `Customer_ID`s, not a customer's policies)."""
-    keys = [c.name for c in layer.tables[table].columns.values() if c.primary_key]
-    return keys[0] if len(keys) == 1 else None
-
-
 def _counts_its_anchor(intent: Intent) -> bool:
     """One count of the rows asked about, not a count per group: a join must not repeat
     them. (Per group, the rows counted are the other side's: "the most common genre of
@@ -284,7 +255,7 @@ def _counts_its_anchor(intent: Intent) -> bool:
     return intent.counted in (None, intent.anchor) and not per_group
 
 
-def _output(output: Output, names: _Names, count: exp.Count) -> exp.Expr:
+def _output(output: Output, names: Names, count: exp.Count) -> exp.Expr:
     if output.element is None or output.element.column is None:
         return count.copy()
     column = names.column(output.element)
@@ -297,7 +268,7 @@ def _output(output: Output, names: _Names, count: exp.Count) -> exp.Expr:
     return column
 
 
-def _joined(conditions: list[Condition], any_of: bool, names: _Names) -> list[exp.Expr]:
+def _joined(conditions: list[Condition], any_of: bool, names: Names) -> list[exp.Expr]:
     """The conditions to AND. Joined by "or", the values of one column are alternatives
     and the rest still holds ("over 18, allergic to food or animals"); when every
     condition is on a column of its own, they are all alternatives ("on credit hold or
@@ -313,82 +284,19 @@ def _joined(conditions: list[Condition], any_of: bool, names: _Names) -> list[ex
     return [exp.or_(*either), *rest]
 
 
-def _literal(value: Any) -> exp.Expr:
-    return exp.convert(value if isinstance(value, bool | int | float) else str(value))
-
-
-def _compare(target: exp.Expr, op: str, value: Any, second: Any = None) -> exp.Expr:
-    literal = _literal(value)
-    if op == "between":  # numbers, or the dates of a year
-        upper = literal if second is None else _literal(second)
-        return exp.Between(this=target, low=literal, high=upper)
-    if op == "unlike":
-        return exp.Not(this=exp.Like(this=target, expression=exp.Literal.string(f"%{value}%")))
-    if op in ("like", "starts", "ends"):
-        pattern = {"like": "%{}%", "starts": "{}%", "ends": "%{}"}[op].format(value)
-        return exp.Like(this=target, expression=exp.Literal.string(pattern))
-    kinds = {"=": exp.EQ, "!=": exp.NEQ, ">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
-    return kinds[op](this=target, expression=literal)
-
-
-def _condition(condition: Condition, names: _Names) -> exp.Expr:
+def _condition(condition: Condition, names: Names) -> exp.Expr:
     column = names.column(condition.element)
     if condition.against == "avg":
         element = condition.element
         assert element.column is not None
         inner = exp.select(exp.Avg(this=exp.column(element.column, table="a", quoted=True)))
-        average = exp.Subquery(this=inner.from_(_table(element.table, "a")))
+        average = exp.Subquery(this=inner.from_(aliased(element.table, "a")))
         kinds = {">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
         return kinds.get(condition.op, exp.EQ)(this=column, expression=average)
-    return _compare(column, condition.op, condition.value, condition.second)
+    return compare(column, condition.op, condition.value, condition.second)
 
 
-def _missing(
-    intent: Intent, layer: SemanticLayer, names: _Names, inside: list[Condition]
-) -> exp.Expression:
-    """The anchor's key NOT IN the missing table's column that refers to it (among its rows
-    that meet the conditions on it: "tracks with no race in class GT")."""
-    assert intent.missing is not None
-    direct = [
-        r
-        for r in layer.relationships
-        if r.from_table == intent.missing and r.to_table == intent.anchor
-    ]
-    # "dorms that do not have any amenity": none in the table pairing them (Has_amenity)
-    bridged = not inside and not _said_of(intent, intent.missing)
-    rel = (
-        direct[0] if direct else _bridge(intent.missing, intent.anchor, layer) if bridged else None
-    )
-    if rel is None:
-        raise Unreadable(f"{intent.missing} does not refer to {intent.anchor}")
-    inner_key = exp.column(rel.from_column, table="m", quoted=True)
-    inner = exp.select(inner_key).from_(_table(rel.from_table, "m"))
-    inner = inner.where(inner_key.copy().is_(exp.null()).not_())
-    for condition in inside:
-        assert condition.element.column is not None
-        column = exp.column(condition.element.column, table="m", quoted=True)
-        inner = inner.where(_compare(column, condition.op, condition.value, condition.second))
-    anchor_key = exp.column(rel.to_column, table=names.alias[intent.anchor], quoted=True)
-    return exp.Not(this=exp.In(this=anchor_key, query=exp.Subquery(this=inner)))
-
-
-def _said_of(intent: Intent, table: str) -> bool:
-    """Whether a part of the query other than the missing rows reads `table`'s columns."""
-    orders = [o.element for o in (intent.order, intent.then) if o is not None]
-    elements = [o.element for o in intent.outputs] + orders + [intent.group]
-    elements += [c.element for c in [*intent.conditions, *intent.both]]
-    return any(e is not None and e.table == table for e in elements)
-
-
-def _bridge(missing: str, anchor: str, layer: SemanticLayer) -> Relationship | None:
-    """The one table that pairs rows of `anchor` with rows of `missing` (`Has_amenity`
-    between `Dorm` and `Dorm_amenity`): its relationship to the anchor."""
-    pairs = {r.from_table for r in layer.relationships if r.to_table == missing}
-    found = [r for r in layer.relationships if r.from_table in pairs and r.to_table == anchor]
-    return found[0] if len(found) == 1 else None
-
-
-def _grouping(intent: Intent, layer: SemanticLayer, names: _Names) -> list[exp.Expr]:
+def _grouping(intent: Intent, layer: SemanticLayer, names: Names) -> list[exp.Expr]:
     if intent.group is not None and intent.group.column:
         column = names.column(intent.group)
         grouped: list[exp.Expr] = [_PARTS[intent.period](this=column) if intent.period else column]
@@ -441,7 +349,7 @@ def _shows_its_order(
 def _tiebreak(
     intent: Intent,
     layer: SemanticLayer,
-    names: _Names,
+    names: Names,
     outputs: list[exp.Expr],
     grouped: list[exp.Expr],
 ) -> exp.Expr | None:
@@ -457,7 +365,7 @@ def _tiebreak(
 
 
 def _ordering(
-    intent: Intent, names: _Names, outputs: list[exp.Expr], count: exp.Count
+    intent: Intent, names: Names, outputs: list[exp.Expr], count: exp.Count
 ) -> exp.Ordered:
     order = intent.order
     assert order is not None

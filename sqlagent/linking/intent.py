@@ -56,6 +56,7 @@ class Intent:
     count_of: range = range(0)  # the words a count is of ("how many pink unicorns")
     tables: list[str] = field(default_factory=list)  # to join, anchor first
     missing: str | None = None  # a table whose rows the anchor's rows must not have
+    none_with: list[Condition] = field(default_factory=list)  # no joined row may meet these
     both: list[Condition] = field(default_factory=list)  # each must hold in some row (INTERSECT)
     guessed_label: bool = False  # rows shown by a column that does not name them
     joined_by: list[Element] = field(default_factory=list)  # columns said to be had: joins

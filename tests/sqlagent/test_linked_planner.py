@@ -884,6 +884,25 @@ SPIDER_READINGS = [
         "List the names of the cities that have at least eight airports.",
         "SELECT city FROM airports GROUP BY city HAVING COUNT(*) >= 8",
     ),
+    (  # a negated value of rows the patients have many of: none of theirs has it
+        "hospital_1",
+        "Count the patients who are not using Awakin as medication.",
+        "SELECT COUNT(*) FROM Patient WHERE SSN NOT IN (SELECT p.Patient FROM Prescribes p "
+        "JOIN Medication m ON p.Medication = m.Code WHERE m.Name = 'Awakin')",
+    ),
+    (
+        "film_rank",
+        "How many films are not estimated in the market Japan?",
+        "SELECT COUNT(*) FROM film WHERE Film_ID NOT IN (SELECT e.Film_ID FROM "
+        "film_market_estimation e JOIN market m ON e.Market_ID = m.Market_ID "
+        "WHERE m.Country = 'Japan')",
+    ),
+    (  # "never prescribed Thesisin": no prescription of it, not no prescription at all
+        "hospital_1",
+        "List the names of patients who were never prescribed Thesisin.",
+        "SELECT Name FROM Patient WHERE SSN NOT IN (SELECT p.Patient FROM Prescribes p "
+        "JOIN Medication m ON p.Medication = m.Code WHERE m.Name = 'Thesisin')",
+    ),
     (  # Participants_in_Events pairs its two parents: the participants are counted in it
         "local_govt_in_alabama",
         "How many participants attended each event? Show the event id and the count.",

@@ -1,0 +1,97 @@
+"""Rows that must not be: the anchor's rows with no row of another table ("dorms that do
+not have any amenity") or with none meeting a condition ("patients not using
+Procrastin-X"), as NOT IN subqueries."""
+
+from sqlglot import exp
+
+from registries.services import Relationship, SemanticLayer
+from sqlagent.join_paths import NoJoinPath, plan_joins
+from sqlagent.linking.intent import Condition, Intent
+from sqlagent.linking.reading_base import Unreadable
+from sqlagent.linking.sql_parts import Names, aliased, compare, joined_from, single_key
+
+
+def missing(
+    intent: Intent, layer: SemanticLayer, names: Names, inside: list[Condition]
+) -> exp.Expression:
+    """The anchor's key NOT IN the missing table's column that refers to it (among its rows
+    that meet the conditions on it: "tracks with no race in class GT")."""
+    assert intent.missing is not None
+    direct = [
+        r
+        for r in layer.relationships
+        if r.from_table == intent.missing and r.to_table == intent.anchor
+    ]
+    # "dorms that do not have any amenity": none in the table pairing them (Has_amenity)
+    bridged = not inside and not said_of(intent, intent.missing)
+    rel = (
+        direct[0] if direct else _bridge(intent.missing, intent.anchor, layer) if bridged else None
+    )
+    if rel is None:
+        raise Unreadable(f"{intent.missing} does not refer to {intent.anchor}")
+    inner_key = exp.column(rel.from_column, table="m", quoted=True)
+    inner = exp.select(inner_key).from_(aliased(rel.from_table, "m"))
+    inner = inner.where(inner_key.copy().is_(exp.null()).not_())
+    for condition in inside:
+        assert condition.element.column is not None
+        column = exp.column(condition.element.column, table="m", quoted=True)
+        inner = inner.where(compare(column, condition.op, condition.value, condition.second))
+    anchor_key = exp.column(rel.to_column, table=names.alias[intent.anchor], quoted=True)
+    return exp.Not(this=exp.In(this=anchor_key, query=exp.Subquery(this=inner)))
+
+
+def negations_apart(intent: Intent, layer: SemanticLayer) -> None:
+    """ "patients not using Procrastin-X": a negated value of a table the anchor's rows
+    have many of is no row of theirs having it, not a row having another value. So is a
+    value said after the missing rows' own word ("patients never prescribed Thesisin": no
+    prescription of Thesisin, not no prescription and Thesisin)."""
+    if not single_key(layer, intent.anchor):
+        return
+    for condition in list(intent.conditions):
+        table = condition.element.table
+        if table == intent.anchor or condition.op not in ("!=", "="):
+            continue
+        try:
+            plan = plan_joins(layer, [intent.anchor, table])
+        except NoJoinPath:
+            continue
+        negated = condition.op == "!=" and any(step.fans_out for step in plan.joins)
+        beyond = condition.op == "=" and table != intent.missing and intent.missing in plan.tables
+        if negated or beyond:
+            intent.conditions.remove(condition)
+            intent.none_with.append(condition)
+    if any(c.op == "=" for c in intent.none_with):
+        intent.missing = None  # what is missing is rows with that value, said above
+    apart = {c.element.table for c in intent.none_with}
+    intent.tables = [t for t in intent.tables if t not in apart or said_of(intent, t)]
+
+
+def none_with(
+    intent: Intent, layer: SemanticLayer, names: Names, condition: Condition
+) -> exp.Expression:
+    """The anchor's key NOT IN the keys of its rows joined to a row meeting `condition`
+    with its operator turned round."""
+    key = single_key(layer, intent.anchor)
+    assert key is not None
+    inner_names = Names(plan_joins(layer, [intent.anchor, condition.element.table]), "n")
+    inner = joined_from(inner_names).select(exp.column(key, table="n1", quoted=True))
+    column = inner_names.column(condition.element)
+    inner = inner.where(compare(column, "=", condition.value, condition.second))
+    anchor_key = exp.column(key, table=names.alias[intent.anchor], quoted=True)
+    return exp.Not(this=exp.In(this=anchor_key, query=exp.Subquery(this=inner)))
+
+
+def said_of(intent: Intent, table: str) -> bool:
+    """Whether a part of the query other than the missing rows reads `table`'s columns."""
+    orders = [o.element for o in (intent.order, intent.then) if o is not None]
+    elements = [o.element for o in intent.outputs] + orders + [intent.group]
+    elements += [c.element for c in [*intent.conditions, *intent.both]]
+    return any(e is not None and e.table == table for e in elements)
+
+
+def _bridge(missing: str, anchor: str, layer: SemanticLayer) -> Relationship | None:
+    """The one table that pairs rows of `anchor` with rows of `missing` (`Has_amenity`
+    between `Dorm` and `Dorm_amenity`): its relationship to the anchor."""
+    pairs = {r.from_table for r in layer.relationships if r.to_table == missing}
+    found = [r for r in layer.relationships if r.from_table in pairs and r.to_table == anchor]
+    return found[0] if len(found) == 1 else None
