@@ -87,6 +87,8 @@ class SuperlativeSteps(ReaderBase):
             limit = int(before)  # "the five oldest people"
         if self._superlative_order(i, low, number):
             self.use(i, i + (2 if number else 1))
+            if not before and not number:
+                limit = self._rows_kept(i) or limit
             picked = self.lows[max(0, i - 2) : i] in (["with", "the"], ["has", "the"])
             if picked or not self._extreme_per_group():
                 self.intent.limit = limit
@@ -98,6 +100,19 @@ class SuperlativeSteps(ReaderBase):
             self._superlatives_from(i + 2)
             return limit
         return None
+
+    def _rows_kept(self, i: int) -> int:
+        """ "the names of 5 users followed by the largest number of other users": a number
+        said right before the rows asked about is how many to keep (0: none said)."""
+        for n in range(i - 1):
+            rows = self.chosen.at(n + 1)
+            number = self.words[n].number
+            if number is None or n in self.intent.used or rows is None or not rows.is_table:
+                continue
+            if rows.start == n + 1 and number == int(number) > 1:
+                self.use(n, n + 1)
+                return int(number)
+        return 0
 
     def _extreme_per_group(self) -> bool:
         """ "the youngest person for each job", "the smallest salary in every department":
@@ -242,7 +257,7 @@ class SuperlativeSteps(ReaderBase):
         for choice in near:  # "number" is not apt_number here
             if choice.start < follows.end:
                 self.take(choice)
-        before = self._number_before(i)
+        before = self._number_before(i) or self._rows_kept(i)
         self.intent.limit = int(before) if before else 1
         self.use(i, i + 3)
         return True
@@ -256,7 +271,7 @@ class SuperlativeSteps(ReaderBase):
         if self.words[at].lemma == self.lows[at]:
             return False
         self.intent.order = Ordering(None, descending, aggregate="count")
-        before = self._number_before(i)
+        before = self._number_before(i) or self._rows_kept(i)
         self.intent.limit = int(before) if before else 1
         self.use(i, at + 1)
         return True

@@ -912,6 +912,11 @@ SPIDER_READINGS = [
 
 
 ORDERED_READINGS = [
+    (  # "3 counties": the number before the rows asked about is how many to keep
+        "county_public_safety",
+        "Give the names of 3 counties that have the most police officers.",
+        "SELECT Name FROM county_public_safety ORDER BY Police_officers DESC LIMIT 3",
+    ),
     (  # the table asked about "is the most frequent": its rows counted by their label
         "allergy_1",
         "What allergy type is the most frequent?",
