@@ -17,6 +17,9 @@ _IN_TIME = {"oldest": False, "earliest": False, "first": False, "newest": True, 
 _HOLDING = frozenset({"in", "on", "at", "from", "within", "into", "under", "inside"})
 
 
+_STARTING = (["starting", "with"], ["beginning", "with"], ["starting", "from"])
+
+
 class SuperlativeSteps(ReaderBase):
     def _superlative_before(self, i: int) -> bool:
         before = self.lows[i - 1] if i else ""
@@ -89,6 +92,8 @@ class SuperlativeSteps(ReaderBase):
             self.use(i, i + (2 if number else 1))
             if not before and not number:
                 limit = self._rows_kept(i) or limit
+            if self._order_from(i):
+                return 0  # every row, in that order
             picked = self.lows[max(0, i - 2) : i] in (["with", "the"], ["has", "the"])
             if picked or not self._extreme_per_group():
                 self.intent.limit = limit
@@ -100,6 +105,17 @@ class SuperlativeSteps(ReaderBase):
             self._superlatives_from(i + 2)
             return limit
         return None
+
+    def _order_from(self, i: int) -> bool:
+        """ "from the most recent to the oldest", "starting with the oldest": the order of
+        all the rows, not the one at the top."""
+        at = i - (self.lows[i - 1 : i] == ["the"])
+        if self.lows[at - 1 : at] != ["from"] and self.lows[at - 2 : at] not in _STARTING:
+            return False
+        end = next((n for n in range(i + 1, min(i + 5, len(self.lows))) if self.lows[n] == "to"), 0)
+        if end and set(self.lows[end + 1 : end + 3]) & sig.SUPERLATIVES:
+            self.use(end, end + 3)  # "to the oldest": the same order's other end
+        return True
 
     def _rows_kept(self, i: int) -> int:
         """ "the names of 5 users followed by the largest number of other users": a number

@@ -912,6 +912,11 @@ SPIDER_READINGS = [
 
 
 ORDERED_READINGS = [
+    (  # "from the ... to the ...": every row in that order, not the one at the top
+        "swimming",
+        "List the names of the events from the oldest to the most recent.",
+        "SELECT Name FROM event ORDER BY Year",
+    ),
     (  # "3 counties": the number before the rows asked about is how many to keep
         "county_public_safety",
         "Give the names of 3 counties that have the most police officers.",
