@@ -6,7 +6,7 @@ from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
 from sqlagent.linking.intent import Ordering, Output
 from sqlagent.linking.reading_base import ReaderBase
-from sqlagent.linking.schema_words import Element
+from sqlagent.linking.schema_words import Element, stem
 
 # Superlatives of time and whether the latest comes first: "the oldest order".
 _IN_TIME = {"oldest": False, "earliest": False, "first": False, "newest": True, "latest": True,
@@ -105,6 +105,22 @@ class SuperlativeSteps(ReaderBase):
             self._superlatives_from(i + 2)
             return limit
         return None
+
+    def _kept_count(self, rows: Choice) -> Element | None:
+        """A column of another table the question names that keeps the count of `rows`
+        (`Number_of_hosts`, `host_count`): what "the most hosts" orders by there."""
+        if not rows.is_table:
+            return None
+        said = self.words[rows.end - 1].lemma
+        names = (("number", "of", said), ("number", said), (said, "count"), (said, "number"))
+        kept = {tuple(stem(w) for w in name) for name in names}
+        named = {c.table for c in self.chosen.choices} - {rows.table}
+        found = [
+            e
+            for e in self.schema.elements
+            if e.table in named and e.numeric and tuple(stem(w) for w in e.names[0][0]) in kept
+        ]
+        return found[0] if len(found) == 1 else None
 
     def _order_from(self, i: int) -> bool:
         """ "from the most recent to the oldest", "starting with the oldest": the order of
@@ -219,7 +235,12 @@ class SuperlativeSteps(ReaderBase):
             after = self.next_choice(follows.end, within=2)
             if after is not None and not after.is_table and after.link.element.numeric:
                 follows = after
-        if follows is not None and follows.is_table and counts:
+        kept = self._kept_count(follows) if follows is not None and counts else None
+        if follows is not None and kept is not None:
+            self.take(follows)  # "the party with the most hosts": party.Number_of_hosts
+            self.unsaid.add(follows.start)  # the hosts themselves are not read
+            self.intent.order = Ordering(kept, descending)
+        elif follows is not None and follows.is_table and counts:
             self.intent.counted = self.take(follows).table
             self.intent.need(self.intent.counted)
             self.intent.order = Ordering(None, descending, aggregate="count")

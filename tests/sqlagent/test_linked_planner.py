@@ -903,6 +903,11 @@ SPIDER_READINGS = [
         "SELECT Name FROM Patient WHERE SSN NOT IN (SELECT p.Patient FROM Prescribes p "
         "JOIN Medication m ON p.Medication = m.Code WHERE m.Name = 'Thesisin')",
     ),
+    (  # the parties keep their count of hosts (Number_of_hosts): it is what orders them
+        "party_host",
+        "Show the theme of the party that had the most hosts.",
+        "SELECT Party_Theme FROM party ORDER BY Number_of_hosts DESC LIMIT 1",
+    ),
     (  # Participants_in_Events pairs its two parents: the participants are counted in it
         "local_govt_in_alabama",
         "How many participants attended each event? Show the event id and the count.",
