@@ -54,6 +54,16 @@ def _a_year(number: float) -> bool:
     return number.is_integer() and 1800 <= number <= 2100
 
 
+# "in the range of 8000 and 12000", "within the range 7000 to 12000": between the two.
+_RANGES = (("in", "the", "range", "of"), ("within", "the", "range", "of"),
+           ("in", "the", "range"), ("within", "the", "range"), ("in", "range"))  # fmt: skip
+
+
+def _range_said(lows: list[str], i: int) -> int:
+    """How many words at `i` say a range its two bounds follow (0: none)."""
+    return next((len(r) for r in _RANGES if tuple(lows[i : i + len(r)]) == r), 0)
+
+
 class ConditionSteps(ReaderBase):
     def _values(self) -> None:
         values = [c for c in self.chosen.choices if c.is_value]
@@ -107,11 +117,12 @@ class ConditionSteps(ReaderBase):
             tail = tuple(self.lows[i + 1 : i + 3])
             if not found and self.words[i].number is not None and tail in sig.AFTER_NUMBER:
                 found = ("", 0)  # "two or more jobs": the operator follows the number
-            between = self.lows[i] == "between"
+            ranged = _range_said(self.lows, i) if not found else 0
+            between = self.lows[i] == "between" or ranged > 0
             if not found and not between:
                 i += 1
                 continue
-            op, size = found if found else ("between", 1)
+            op, size = found if found else ("between", ranged or 1)
             if op in (">", "<") and self.lows[max(0, i - 2) : i] in (["in", "or"], ["on", "or"]):
                 op += "="  # "in or after 2005": the year itself counts
                 self.use(i - 2, i)
@@ -132,7 +143,7 @@ class ConditionSteps(ReaderBase):
                 i = self._against_average(i, op, at) if found else i + 1
                 continue
             second = None
-            if between and at + 2 < len(self.words) and self.lows[at + 1] == "and":
+            if between and at + 2 < len(self.words) and self.lows[at + 1] in ("and", "to"):
                 second = self.words[at + 2].number
             end = at + (3 if second is not None else 1)
             tail = tuple(self.lows[end : end + 2])

@@ -80,6 +80,9 @@ class Reader(
                 size += 1 + again  # "count the number of different ..."
             if size and (self._superlative_before(i) or self._after_by(i)):
                 size = 0  # "the most number of orders", "by the number of orders": orderings
+            inside = self.chosen.at(i)
+            if size and inside is not None and inside.start < i and not inside.is_value:
+                size = 0  # "the phone number of employees": the end of a column's name
             measured = self.chosen.after(i + size - 1, within=2) or self.chosen.at(i)
             distinct = i + size < len(self.lows) and self.lows[i + size] in sig.DISTINCT_WORDS
             distinct |= bool(size) and self.lows[i - 1 : i] in (["distinct"], ["different"])

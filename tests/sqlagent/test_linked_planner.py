@@ -908,6 +908,11 @@ SPIDER_READINGS = [
         "Show the theme of the party that had the most hosts.",
         "SELECT Party_Theme FROM party ORDER BY Number_of_hosts DESC LIMIT 1",
     ),
+    (  # "in the range of ... and ...": between the two; "phone number" is a column, no count
+        "hr_1",
+        "What are the phone numbers of employees whose salary is in the range of 9000 and 10000?",
+        "SELECT phone_number FROM employees WHERE salary BETWEEN 9000 AND 10000",
+    ),
     (  # Participants_in_Events pairs its two parents: the participants are counted in it
         "local_govt_in_alabama",
         "How many participants attended each event? Show the event id and the count.",
