@@ -54,16 +54,6 @@ def _a_year(number: float) -> bool:
     return number.is_integer() and 1800 <= number <= 2100
 
 
-# "in the range of 8000 and 12000", "within the range 7000 to 12000": between the two.
-_RANGES = (("in", "the", "range", "of"), ("within", "the", "range", "of"),
-           ("in", "the", "range"), ("within", "the", "range"), ("in", "range"))  # fmt: skip
-
-
-def _range_said(lows: list[str], i: int) -> int:
-    """How many words at `i` say a range its two bounds follow (0: none)."""
-    return next((len(r) for r in _RANGES if tuple(lows[i : i + len(r)]) == r), 0)
-
-
 class ConditionSteps(ReaderBase):
     def _values(self) -> None:
         values = [c for c in self.chosen.choices if c.is_value]
@@ -117,7 +107,7 @@ class ConditionSteps(ReaderBase):
             tail = tuple(self.lows[i + 1 : i + 3])
             if not found and self.words[i].number is not None and tail in sig.AFTER_NUMBER:
                 found = ("", 0)  # "two or more jobs": the operator follows the number
-            ranged = _range_said(self.lows, i) if not found else 0
+            ranged = sig.range_said(self.lows, i) if not found else 0
             between = self.lows[i] == "between" or ranged > 0
             if not found and not between:
                 i += 1

@@ -72,17 +72,22 @@ class Reader(
         if self.holds_numbers(element):
             self.intent.order = replace(order, as_number=True)
 
+    def _count_words_at(self, i: int) -> int:
+        """How many words at `i` ask for a count (0: none do)."""
+        size = sig.phrase_at(self.lows, i, sig.COUNT_WORDS)
+        again = sig.phrase_at(self.lows, i + size + 1, sig.COUNT_WORDS)
+        if size and again and self.lows[i + size] == "the":
+            size += 1 + again  # "count the number of different ..."
+        if size and (self._superlative_before(i) or self._after_by(i)):
+            return 0  # "the most number of orders", "by the number of orders": orderings
+        inside = self.chosen.at(i)
+        if size and inside is not None and inside.start < i and not inside.is_value:
+            return 0  # "the phone number of employees": the end of a column's name
+        return size
+
     def _counting(self) -> None:
         for i in range(len(self.lows)):
-            size = sig.phrase_at(self.lows, i, sig.COUNT_WORDS)
-            again = sig.phrase_at(self.lows, i + size + 1, sig.COUNT_WORDS)
-            if size and again and self.lows[i + size] == "the":
-                size += 1 + again  # "count the number of different ..."
-            if size and (self._superlative_before(i) or self._after_by(i)):
-                size = 0  # "the most number of orders", "by the number of orders": orderings
-            inside = self.chosen.at(i)
-            if size and inside is not None and inside.start < i and not inside.is_value:
-                size = 0  # "the phone number of employees": the end of a column's name
+            size = self._count_words_at(i)
             measured = self.chosen.after(i + size - 1, within=2) or self.chosen.at(i)
             distinct = i + size < len(self.lows) and self.lows[i + size] in sig.DISTINCT_WORDS
             distinct |= bool(size) and self.lows[i - 1 : i] in (["distinct"], ["different"])

@@ -238,3 +238,13 @@ def from_to(lows: Sequence[str]) -> tuple[int, int, bool] | None:
             if rest[0] in _LOW and rest[2] in _HIGH:
                 return i, i + 1 + lows[i + 1 :].index(rest[2]) + 1, False
     return None
+
+
+# "in the range of 8000 and 12000", "within the range 7000 to 12000": between the two.
+_RANGES = (("in", "the", "range", "of"), ("within", "the", "range", "of"),
+           ("in", "the", "range"), ("within", "the", "range"), ("in", "range"))  # fmt: skip
+
+
+def range_said(lows: list[str], i: int) -> int:
+    """How many words at `i` say a range its two bounds follow (0: none)."""
+    return next((len(r) for r in _RANGES if tuple(lows[i : i + len(r)]) == r), 0)
