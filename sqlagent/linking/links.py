@@ -95,8 +95,9 @@ def _shared_words(
 ) -> list[Link]:
     """Words said once for two listed heads: "the budget type codes and descriptions" (the
     budget type's description), "the description and code of the attraction type" (the
-    attraction type's description). Each such link stands for the head alone, and the
-    reading takes it before the head's other meanings (`chosen`)."""
+    attraction type's description), "the country and league names" (the country's).
+    Each such link stands for the head alone, and the reading takes it before the head's
+    other meanings (`chosen`)."""
     lows = lowers(words)
     shared: list[Link] = []
     for link in links:
@@ -108,10 +109,49 @@ def _shared_words(
         if listed and head < len(words) and not words[head].quoted:
             shared += _completed((*run[:-1], lemmas[head]), head, schema, roots, words)
         head = link.start - 2  # "description and <head> of the attraction type"
-        if "of" in run[1:-1] and head >= 0 and lows[head + 1] in ("and", ","):
+        before = head >= 0 and lows[head + 1] in ("and", ",") and not words[head].quoted
+        if before and len(run) >= 2 and "of" not in run and not _counted_at(lows, head):
+            # "the checking and <savings balances>": the checking balance, of the table
+            # "checking" names
+            tables = _tables_at(head, links)
+            completed = _completed((lemmas[head], *run[1:]), head, schema, roots, words)
+            shared += [x for x in completed if x.element.table in tables]
+        if "of" in run[1:-1] and before:
             owner = tuple(w for w in run[run.index("of") :] if w not in _JOINING)
             shared += _completed((*owner, lemmas[head]), head, schema, roots, words)
+        other = link.start - 3  # "the country and <league> names": the country's name
+        listed = len(run) == 1 and other >= 0 and lows[other + 1 : other + 2] == ["and"]
+        if listed and _tables_at(other + 2, links) and not _counted_at(lows, other):
+            shared += _of_table_before(link, other, links)
     return shared
+
+
+def _tables_at(head: int, links: list[Link]) -> set[str]:
+    """The tables the word at `head` alone surely names."""
+    return {
+        x.element.table
+        for x in links
+        if (x.start, x.end) == (head, head + 1) and x.element.is_table and x.score >= 0.9
+    }
+
+
+def _counted_at(lows: list[str], head: int) -> bool:
+    """ "the number of schools and total enrollment": the schools are counted."""
+    return lows[max(0, head - 2) : head] in (["number", "of"], ["count", "of"], ["how", "many"])
+
+
+def _of_table_before(link: Link, head: int, links: list[Link]) -> list[Link]:
+    """The column `link` names, in the table the word at `head` names, where that table has
+    a column of the same name."""
+    tables = _tables_at(head, links)
+    return [
+        Link(head, head + 1, x.element, _SHARED * x.score, shared=True)
+        for x in links
+        if x.span == link.span
+        and x.element.table in tables
+        and x.score >= 0.75
+        and not x.element.primary_key  # a key names the table's rows, not a column of them
+    ]
 
 
 def _completed(

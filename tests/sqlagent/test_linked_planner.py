@@ -913,6 +913,12 @@ SPIDER_READINGS = [
         "What are the phone numbers of employees whose salary is in the range of 9000 and 10000?",
         "SELECT phone_number FROM employees WHERE salary BETWEEN 9000 AND 10000",
     ),
+    (  # "the checking and savings balances": each table's balance, not the savings' alone
+        "small_bank_1",
+        "Show the checking and savings balances of the account named Wang.",
+        "SELECT c.balance, s.balance FROM ACCOUNTS a JOIN CHECKING c ON a.custid = c.custid "
+        "JOIN SAVINGS s ON a.custid = s.custid WHERE a.name = 'Wang'",
+    ),
     (  # Participants_in_Events pairs its two parents: the participants are counted in it
         "local_govt_in_alabama",
         "How many participants attended each event? Show the event id and the count.",

@@ -105,3 +105,17 @@ def test_words_said_once_for_two_listed_heads_complete_both_names() -> None:
     assert _chosen("the description and kind of the items", *kinds)["description"] == (
         "Items.description"
     )
+
+
+def test_a_column_said_once_after_two_tables_is_of_both() -> None:
+    leagues = [
+        _named("Country", None, ("country", 1.0)),
+        _named("Country", "name", ("name", 1.0)),
+        _named("League", None, ("league", 1.0)),
+        _named("League", "name", ("name", 1.0)),
+    ]
+    chosen = _chosen("list every country and league name", *leagues)
+    assert (chosen["country"], chosen["name"]) == ("Country.name", "League.name")
+    # counted, the countries are rows, not names
+    counted = _chosen("the number of country and league names", *leagues)
+    assert counted["country"] == "Country"
