@@ -45,8 +45,8 @@ def negations_apart(intent: Intent, layer: SemanticLayer) -> None:
     have many of is no row of theirs having it, not a row having another value. So is a
     value said after the missing rows' own word ("patients never prescribed Thesisin": no
     prescription of Thesisin, not no prescription and Thesisin)."""
-    if not single_key(layer, intent.anchor):
-        return
+    if not single_key(layer, intent.anchor) or intent.any_of:
+        return  # one of conditions joined by "or" is no condition of its own
     for condition in list(intent.conditions):
         table = condition.element.table
         if table == intent.anchor or condition.op not in ("!=", "="):
@@ -69,8 +69,8 @@ def negations_apart(intent: Intent, layer: SemanticLayer) -> None:
 def none_with(
     intent: Intent, layer: SemanticLayer, names: Names, condition: Condition
 ) -> exp.Expression:
-    """The anchor's key NOT IN the keys of its rows joined to a row meeting `condition`
-    with its operator turned round."""
+    """The anchor's key NOT IN the keys of its rows joined to a row with the value
+    `condition` names (a negated one turned round)."""
     key = single_key(layer, intent.anchor)
     assert key is not None
     inner_names = Names(plan_joins(layer, [intent.anchor, condition.element.table]), "n")
