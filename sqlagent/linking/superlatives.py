@@ -126,10 +126,13 @@ class SuperlativeSteps(ReaderBase):
         """ "from the most recent to the oldest", "starting with the oldest": the order of
         all the rows, not the one at the top."""
         at = i - (self.lows[i - 1 : i] == ["the"])
-        if self.lows[at - 1 : at] != ["from"] and self.lows[at - 2 : at] not in _STARTING:
-            return False
         end = next((n for n in range(i + 1, min(i + 5, len(self.lows))) if self.lows[n] == "to"), 0)
-        if end and set(self.lows[end + 1 : end + 3]) & sig.SUPERLATIVES:
+        # "from" alone may say where the rows are ("stores from the largest district")
+        to_other_end = bool(end) and bool(set(self.lows[end + 1 : end + 3]) & sig.SUPERLATIVES)
+        from_to = self.lows[at - 1 : at] == ["from"] and to_other_end
+        if not from_to and self.lows[at - 2 : at] not in _STARTING:
+            return False
+        if to_other_end:
             self.use(end, end + 3)  # "to the oldest": the same order's other end
         return True
 
