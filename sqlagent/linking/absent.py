@@ -1,14 +1,22 @@
 """Rows that must not be: the anchor's rows with no row of another table ("dorms that do
 not have any amenity") or with none meeting a condition ("patients not using
-Procrastin-X"), as NOT IN subqueries."""
+Procrastin-X"), and values of a column no row meeting a condition holds ("publishers that
+did not publish a book in 1989"), as NOT IN subqueries."""
 
 from sqlglot import exp
 
 from registries.services import Relationship, SemanticLayer
 from sqlagent.join_paths import NoJoinPath, plan_joins
-from sqlagent.linking.intent import Condition, Intent
+from sqlagent.linking.intent import Apart, Condition, Intent
 from sqlagent.linking.reading_base import Unreadable
-from sqlagent.linking.sql_parts import Names, aliased, compare, joined_from, single_key
+from sqlagent.linking.sql_parts import (
+    Names,
+    aliased,
+    compare,
+    condition_sql,
+    joined_from,
+    single_key,
+)
 
 
 def missing(
@@ -79,6 +87,22 @@ def none_with(
     inner = inner.where(compare(column, "=", condition.value, condition.second))
     anchor_key = exp.column(key, table=names.alias[intent.anchor], quoted=True)
     return exp.Not(this=exp.In(this=anchor_key, query=exp.Subquery(this=inner)))
+
+
+def values_apart(apart: Apart, layer: SemanticLayer, names: Names) -> exp.Expression:
+    """The column's value NOT IN the values of the rows that meet the conditions (each
+    value once outside, as EXCEPT gives them)."""
+    try:
+        joins = plan_joins(layer, [apart.column.table, *apart.tables])
+    except NoJoinPath as error:
+        raise Unreadable(f"the tables it names are not related: {error}") from error
+    inner_names = Names(joins, "v")
+    column = inner_names.column(apart.column)
+    inner = joined_from(inner_names).select(column)
+    inner = inner.where(column.copy().is_(exp.null()).not_())
+    for condition in apart.conditions:
+        inner = inner.where(condition_sql(condition, inner_names))
+    return exp.Not(this=exp.In(this=names.column(apart.column), query=exp.Subquery(this=inner)))
 
 
 def said_of(intent: Intent, table: str) -> bool:

@@ -10,11 +10,18 @@ from sqlglot import exp
 from registries.services import Relationship, SemanticLayer, Table
 from sqlagent.fan_out import Edges, repeats, unique
 from sqlagent.join_paths import JoinPlan, NoJoinPath, plan_joins
-from sqlagent.linking.absent import missing, negations_apart, none_with
+from sqlagent.linking.absent import missing, negations_apart, none_with, values_apart
 from sqlagent.linking.intent import Condition, Intent, Output
 from sqlagent.linking.reader import Unreadable
 from sqlagent.linking.schema_words import Element
-from sqlagent.linking.sql_parts import Names, aliased, compare, joined_from, single_key
+from sqlagent.linking.sql_parts import (
+    Names,
+    aliased,
+    compare,
+    condition_sql,
+    joined_from,
+    single_key,
+)
 
 
 class Unrelated(Unreadable):
@@ -116,6 +123,8 @@ def _select(
     if intent.missing:
         where.append(missing(intent, layer, names, inside))
     where += [none_with(intent, layer, names, c) for c in intent.none_with]
+    if intent.apart is not None:
+        where.append(values_apart(intent.apart, layer, names))
     grouped = _grouping(intent, layer, names)
     totals = not grouped and any(_aggregated(o) for o in outputs)
     extreme = _at_extreme(intent, names) if totals or _of_another(intent, grouped) else None
@@ -273,7 +282,7 @@ def _joined(conditions: list[Condition], any_of: bool, names: Names) -> list[exp
     and the rest still holds ("over 18, allergic to food or animals"); when every
     condition is on a column of its own, they are all alternatives ("on credit hold or
     owing more than 500")."""
-    where = [_condition(c, names) for c in conditions]
+    where = [condition_sql(c, names) for c in conditions]
     if not any_of or len(where) < 2:
         return where
     counts = Counter(str(c.element) for c in conditions)
@@ -282,18 +291,6 @@ def _joined(conditions: list[Condition], any_of: bool, names: Names) -> list[exp
     either = [w for c, w in zip(conditions, where, strict=True) if counts[str(c.element)] > 1]
     rest = [w for c, w in zip(conditions, where, strict=True) if counts[str(c.element)] == 1]
     return [exp.or_(*either), *rest]
-
-
-def _condition(condition: Condition, names: Names) -> exp.Expr:
-    column = names.column(condition.element)
-    if condition.against == "avg":
-        element = condition.element
-        assert element.column is not None
-        inner = exp.select(exp.Avg(this=exp.column(element.column, table="a", quoted=True)))
-        average = exp.Subquery(this=inner.from_(aliased(element.table, "a")))
-        kinds = {">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
-        return kinds.get(condition.op, exp.EQ)(this=column, expression=average)
-    return compare(column, condition.op, condition.value, condition.second)
 
 
 def _grouping(intent: Intent, layer: SemanticLayer, names: Names) -> list[exp.Expr]:

@@ -17,7 +17,7 @@ _SAID_OF = frozenset({"is", "was", "are", "were", "equal", "equals", "to", "of",
 _NOT_A_VALUE = frozenset({"one", "once", "twice", "thrice"})
 
 
-def _negates(before: list[str], n: int) -> bool:
+def negates(before: list[str], n: int) -> bool:
     """Whether the word at `n` says the value after it is not wanted: "not", "never", and
     "excluding", "other than", "leaving out"."""
     low = before[n]
@@ -62,7 +62,7 @@ class ConditionSteps(ReaderBase):
             since = values[n - 1].end if n else 0
             before = self.lows[max(since, choice.start - 7) : choice.start]
             op = "like" if set(before[-4:]) & sig.LIKE_WORDS else "="
-            negated = [n for n, low in enumerate(before) if _negates(before, n)]
+            negated = [n for n, low in enumerate(before) if negates(before, n)]
             start = choice.start - len(before)
             excepted = before[negated[-1]] in sig.EXCLUSIONS if negated else False
             if negated and not self._negates_table(start + negated[-1], choice, excepted):

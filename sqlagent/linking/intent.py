@@ -36,6 +36,16 @@ class Ordering:
     as_number: bool = False  # text that holds numbers: "9" before "10", not after
 
 
+@dataclass(frozen=True)
+class Apart:
+    """ "Which publishers did not publish a book in 1989?": the values of `column` that no
+    row meeting `conditions` (joined to `tables`) holds."""
+
+    column: Element
+    conditions: list[Condition]
+    tables: list[str]
+
+
 @dataclass
 class Intent:
     anchor: str
@@ -57,6 +67,7 @@ class Intent:
     tables: list[str] = field(default_factory=list)  # to join, anchor first
     missing: str | None = None  # a table whose rows the anchor's rows must not have
     none_with: list[Condition] = field(default_factory=list)  # no joined row may meet these
+    apart: Apart | None = None  # values of a column that no row meeting a condition holds
     both: list[Condition] = field(default_factory=list)  # each must hold in some row (INTERSECT)
     guessed_label: bool = False  # rows shown by a column that does not name them
     joined_by: list[Element] = field(default_factory=list)  # columns said to be had: joins

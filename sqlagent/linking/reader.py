@@ -22,6 +22,7 @@ from sqlagent.linking.patterns import PatternSteps
 from sqlagent.linking.periods import PeriodSteps
 from sqlagent.linking.reading_base import Unreadable
 from sqlagent.linking.schema_words import Element
+from sqlagent.linking.subjects_apart import ApartSteps
 from sqlagent.linking.superlatives import SuperlativeSteps
 
 __all__ = ["Reader", "Unreadable"]
@@ -35,6 +36,7 @@ _WITH = frozenset({("with",), ("and", "their"), ("and", "its"), ("along", "with"
 
 
 class Reader(
+    ApartSteps,
     CountSteps,
     ConditionSteps,
     FlagSteps,
@@ -60,6 +62,7 @@ class Reader(
         self._missing()
         self._joined()
         self._outputs()
+        self._subject_apart()
         self._anchor_and_tables()
         self._order_as_number()
         return self.intent
@@ -200,18 +203,11 @@ class Reader(
             target = self.next_choice(i + 1, within=5)
             # "dorms that do not have any amenity", said as a key (`amenid`) of its table or
             # of the table pairing them
-            keyed = target is not None and not target.is_value and self._a_key(target.link.element)
+            keyed = target is not None and not target.is_value and self.a_key(target.link.element)
             if target is not None and (target.is_table or keyed):
                 self.intent.missing = self.take(target).table
                 self.use(i, target.start)
                 return
-
-    def _a_key(self, element: Element) -> bool:
-        """A table's key, or a column holding another table's key under its name."""
-        return element.primary_key or any(
-            other.primary_key and other.column == element.column and other.table != element.table
-            for other in self.schema.elements
-        )
 
     def _outputs(self) -> None:
         last: tuple[Choice, list[str]] | None = None  # the column asked before, its aggregates

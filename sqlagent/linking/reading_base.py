@@ -96,6 +96,13 @@ class ReaderBase:
         found = self.chosen.after(index - 1, within=within)
         return found if self.free(found) else None
 
+    def a_key(self, element: Element) -> bool:
+        """A table's key, or a column holding another table's key under its name."""
+        return element.primary_key or any(
+            other.primary_key and other.column == element.column and other.table != element.table
+            for other in self.schema.elements
+        )
+
     def column_of(self, table: str, words: tuple[str, ...]) -> Element | None:
         for element in self.schema.elements:
             named = any(set(words) & set(name) for name, _ in element.names)

@@ -7,6 +7,7 @@ from sqlglot import exp
 
 from registries.services import SemanticLayer
 from sqlagent.join_paths import JoinPlan
+from sqlagent.linking.intent import Condition
 from sqlagent.linking.schema_words import Element
 
 
@@ -65,3 +66,15 @@ def single_key(layer: SemanticLayer, table: str) -> str | None:
     (one of them alone counts `Customer_ID`s, not a customer's policies)."""
     keys = [c.name for c in layer.tables[table].columns.values() if c.primary_key]
     return keys[0] if len(keys) == 1 else None
+
+
+def condition_sql(condition: Condition, names: Names) -> exp.Expr:
+    column = names.column(condition.element)
+    if condition.against == "avg":
+        element = condition.element
+        assert element.column is not None
+        inner = exp.select(exp.Avg(this=exp.column(element.column, table="a", quoted=True)))
+        average = exp.Subquery(this=inner.from_(aliased(element.table, "a")))
+        kinds = {">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
+        return kinds.get(condition.op, exp.EQ)(this=column, expression=average)
+    return compare(column, condition.op, condition.value, condition.second)

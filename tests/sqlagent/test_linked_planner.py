@@ -998,6 +998,36 @@ ORDERED_READINGS = [
     ),
 ]
 
+# A negation said of what a column holds: each value no row meeting the rest holds.
+SPIDER_READINGS += [
+    (
+        "school_bus",
+        "Which home cities have no driver from the Rep party?",
+        "SELECT Home_city FROM driver EXCEPT SELECT Home_city FROM driver WHERE Party = 'Rep'",
+    ),
+    (
+        "film_rank",
+        "Which directors have never made a film for Paramount?",
+        "SELECT Director FROM film EXCEPT SELECT Director FROM film WHERE Studio = 'Paramount'",
+    ),
+    (
+        "gas_company",
+        "Which main industries have no company based in China?",
+        "SELECT Main_Industry FROM company "
+        "EXCEPT SELECT Main_Industry FROM company WHERE Headquarters = 'China'",
+    ),
+    (  # "is not" before a value is of the value; "drivers who are not" of the rows
+        "sports_competition",
+        "What years had competitions whose type is not Friendly?",
+        "SELECT Year FROM competition WHERE Competition_type <> 'Friendly'",
+    ),
+    (
+        "school_bus",
+        "List the names of drivers who are not from the Rep party.",
+        "SELECT Name FROM driver WHERE Party <> 'Rep'",
+    ),
+]
+
 
 READINGS = [(*reading, False) for reading in SPIDER_READINGS] + [
     (*reading, True) for reading in ORDERED_READINGS
