@@ -89,6 +89,14 @@ def none_with(
     return exp.Not(this=exp.In(this=anchor_key, query=exp.Subquery(this=inner)))
 
 
+def only_apart(intent: Intent) -> None:
+    """Tables only the rows set apart are of are joined inside their subquery, not out."""
+    if intent.apart is None:
+        return
+    apart = set(intent.apart.tables) - {intent.anchor}
+    intent.tables = [t for t in intent.tables if t not in apart or said_of(intent, t)]
+
+
 def values_apart(apart: Apart, layer: SemanticLayer, names: Names) -> exp.Expression:
     """The column's value NOT IN the values of the rows that meet the conditions (each
     value once outside, as EXCEPT gives them)."""

@@ -10,7 +10,13 @@ from sqlglot import exp
 from registries.services import Relationship, SemanticLayer, Table
 from sqlagent.fan_out import Edges, repeats, unique
 from sqlagent.join_paths import JoinPlan, NoJoinPath, plan_joins
-from sqlagent.linking.absent import missing, negations_apart, none_with, values_apart
+from sqlagent.linking.absent import (
+    missing,
+    negations_apart,
+    none_with,
+    only_apart,
+    values_apart,
+)
 from sqlagent.linking.intent import Condition, Intent, Output
 from sqlagent.linking.reader import Unreadable
 from sqlagent.linking.schema_words import Element
@@ -37,6 +43,7 @@ def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
         raise Unreadable("it names no table to read")
     _count_referrers(intent, layer)
     negations_apart(intent, layer)
+    only_apart(intent)
     try:
         joins = plan_joins(layer, intent.tables, via=_named_keys(intent, layer))
     except NoJoinPath as error:

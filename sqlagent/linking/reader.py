@@ -64,6 +64,7 @@ class Reader(
         self._outputs()
         self._subject_apart()
         self._anchor_and_tables()
+        self._rows_apart()
         self._order_as_number()
         return self.intent
 

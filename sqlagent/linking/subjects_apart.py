@@ -1,7 +1,9 @@
 """A negation said of what a column holds, not of the rows holding it: "Which publishers
 did not publish a book in 1989?", "home cities except those having a driver older than 40".
 The answer is each value that no row meeting what follows the negation holds; "!=" on the
-rows would keep a publisher for any other book of theirs."""
+rows would keep a publisher for any other book of theirs. A negation no other step read,
+before conditions ("movies that were not reviewed by Chris Jackson"), is of the rows: the
+anchor's key is not among those of rows meeting them."""
 
 from dataclasses import replace
 
@@ -11,6 +13,7 @@ from sqlagent.linking.reading_base import ReaderBase
 from sqlagent.linking.schema_words import Element
 
 _COPULAS = frozenset({"is", "are", "was", "were", "be"})
+_BOUNDS = frozenset({">", ">=", "<", "<=", "between"})
 
 
 class ApartSteps(ReaderBase):
@@ -34,6 +37,37 @@ class ApartSteps(ReaderBase):
         self.use(negation, negation + 1)
         self.unsaid.update(c.start for c in tables if c.start > negation)
         intent.notes.append(f"the values of {element} that no such row holds")
+
+    def _rows_apart(self) -> None:
+        """After the anchor is known: an unread negation before conditions, or the one
+        before a missing table with bounds after it ("physicians not trained in any
+        procedure that costs more than 5000": the bound is of the missing rows)."""
+        intent = self.intent
+        if intent.apart or intent.none_with or intent.both or intent.any_of:
+            return
+        negation = next(
+            (
+                i
+                for i, _ in enumerate(self.lows)
+                if negates(self.lows, i) and (intent.missing or i not in intent.used)
+            ),
+            None,
+        )
+        negated = [c for c in intent.conditions if negation is not None and c.at > negation]
+        if intent.missing:  # values after it are its rows' already (absent.negations_apart)
+            negated = [c for c in negated if c.op in _BOUNDS and c.element.table != intent.anchor]
+        keys = [e for e in self.schema.elements if e.table == intent.anchor and e.primary_key]
+        if negation is None or not negated or len(keys) != 1:
+            return
+        if any(c.op in ("!=", "unlike") for c in negated):
+            return  # a negation read with its value ("without the letter M in the name")
+        tables = [c.table for c in self.chosen.choices if c.is_table and c.start > negation]
+        named = [*filter(None, [intent.missing]), *tables, *(c.element.table for c in negated)]
+        intent.apart = Apart(keys[0], negated, list(dict.fromkeys(named)))
+        intent.conditions = [c for c in intent.conditions if c not in negated]
+        intent.missing = None
+        self.use(negation, negation + 1)
+        intent.notes.append(f"the {intent.anchor} rows with no such row")
 
     def _negated_subject(self) -> tuple[Element, int] | None:
         """The column asked for and the negation said of what it holds, if one is."""

@@ -1028,6 +1028,29 @@ SPIDER_READINGS += [
     ),
 ]
 
+# A negation no other reading took, before conditions: rows with no such row of theirs.
+SPIDER_READINGS += [
+    (
+        "program_share",
+        "What are the names of programs that are not broadcast at noon?",
+        "SELECT Name FROM program EXCEPT SELECT p.Name FROM program p "
+        "JOIN broadcast b ON p.Program_ID = b.Program_ID WHERE b.Time_of_day = 'Noon'",
+    ),
+    (
+        "aircraft",
+        "Which pilots have not won a match held in Hungary? Give their names.",
+        "SELECT Name FROM pilot WHERE Pilot_Id NOT IN "
+        "(SELECT Winning_Pilot FROM `match` WHERE Country = 'Hungary')",
+    ),
+    (  # a bound after the missing rows' word is theirs, not the physician's
+        "hospital_1",
+        "Which physicians are not trained in any procedure that costs more than 5000? "
+        "Give their names.",
+        "SELECT Name FROM Physician WHERE EmployeeID NOT IN (SELECT t.Physician "
+        "FROM Trained_In t JOIN Procedures p ON t.Treatment = p.Code WHERE p.Cost > 5000)",
+    ),
+]
+
 
 READINGS = [(*reading, False) for reading in SPIDER_READINGS] + [
     (*reading, True) for reading in ORDERED_READINGS
