@@ -51,9 +51,16 @@ def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     names = Names(joins)
     if not intent.both:
         return _select(intent, layer, joins, names, intent.conditions)
-    # Each half shows the rows, not the column the two conditions differ on.
+    # Each half shows the rows, not the column the two conditions differ on, nor another
+    # column of the rows paired with them ("dorms with both a TV Lounge and a Study Room
+    # as amenities": not the amenity's id, which differs between the halves).
     paired = {c.element for c in intent.both}
-    shown = [o for o in intent.outputs if o.element not in paired] or intent.outputs
+    apart = {e.table for e in paired} - {intent.anchor}
+    shown = [
+        o
+        for o in intent.outputs
+        if o.element not in paired and (o.element is None or o.element.table not in apart)
+    ] or intent.outputs
     intent.outputs = shown
     halves = [
         _select(intent, layer, joins, names, [*intent.conditions, condition])

@@ -6,7 +6,8 @@ from itertools import pairwise
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
 from sqlagent.linking.intent import Condition, Output
-from sqlagent.linking.reading_base import ReaderBase, Unreadable
+from sqlagent.linking.number_pairs import NumberPairSteps, plain
+from sqlagent.linking.reading_base import Unreadable
 from sqlagent.linking.schema_words import Element
 
 # Words between a column and the number said of it: "whose advisor is not 2192".
@@ -46,15 +47,11 @@ def _exclusive(first: Condition, second: Condition) -> bool:
     return False
 
 
-def _plain(number: float) -> int | float:
-    return int(number) if number.is_integer() else number
-
-
 def _a_year(number: float) -> bool:
     return number.is_integer() and 1800 <= number <= 2100
 
 
-class ConditionSteps(ReaderBase):
+class ConditionSteps(NumberPairSteps):
     def _values(self) -> None:
         values = [c for c in self.chosen.choices if c.is_value]
         for n, choice in enumerate(values):
@@ -122,7 +119,7 @@ class ConditionSteps(ReaderBase):
             if named is not None:  # "after year 1989", "over the age of 30"
                 column, end = named
                 self.use(i, end + 1)
-                value = _plain(self.words[end].number or 0.0)
+                value = plain(self.words[end].number or 0.0)
                 self.intent.conditions.append(Condition(self.take(column), op, value, at=i))
                 i = end + 1
                 continue
@@ -248,7 +245,7 @@ class ConditionSteps(ReaderBase):
         if aggregate is None:
             return False
         self.use(at, at + 1)
-        self.intent.having = (op, _plain(bounds[0]), bounds[1])
+        self.intent.having = (op, plain(bounds[0]), bounds[1])
         self.intent.having_of = Output(self.take(column), aggregate)
         self.intent.need(column.table)
         return True
@@ -316,6 +313,8 @@ class ConditionSteps(ReaderBase):
                 if word.lower not in _NOT_A_VALUE:  # "two beds"; "one of the rooms" is not
                     self._number_of_unit(i, word.number)
                 continue
+            if self._both_numbers(i, word.number):
+                continue
             if self._in_year(i, word.number) or self._of_age(i, word.number):
                 continue
             named, op = self._named_before(i)
@@ -334,7 +333,7 @@ class ConditionSteps(ReaderBase):
                 element = key
             self.take(named)
             self.use(named.end, i + 1)
-            self.intent.conditions.append(Condition(element, op, _plain(word.number), at=i))
+            self.intent.conditions.append(Condition(element, op, plain(word.number), at=i))
             self._or_number(i, element)
 
     def _of_age(self, i: int, number: float) -> bool:
@@ -345,7 +344,7 @@ class ConditionSteps(ReaderBase):
         if age is None:
             return False
         self.use(i, i + 3)
-        self.intent.conditions.append(Condition(age, "=", _plain(number), at=i))
+        self.intent.conditions.append(Condition(age, "=", plain(number), at=i))
         return True
 
     def _number_of_unit(self, i: int, number: float) -> None:
@@ -358,7 +357,7 @@ class ConditionSteps(ReaderBase):
         if not self.free_column(unit) or not unit.link.element.numeric:
             return
         self.use(i, i + 1)
-        self.intent.conditions.append(Condition(unit.link.element, "=", _plain(number), at=i))
+        self.intent.conditions.append(Condition(unit.link.element, "=", plain(number), at=i))
         if other is not None:
             self.use(i + 1, i + 2)
             self.intent.any_of = True
@@ -378,24 +377,13 @@ class ConditionSteps(ReaderBase):
             return None, "="
         return named, "!=" if set(between) & sig.NEGATIONS else "="
 
-    def _or_number(self, i: int, element: Element) -> None:
-        """ "24 or 25": the next number is another value of the same column."""
-        after = i + 2
-        if self.lows[i + 1 : i + 2] != ["or"] or after >= len(self.words):
-            return
-        number = self.words[after].number
-        if number is None or after in self.intent.used:
-            return
-        self.use(i + 1, after + 1)
-        self.intent.conditions.append(Condition(element, "=", _plain(number), at=after))
-        self.intent.any_of = True
-
     def _in_year(self, i: int, number: float) -> bool:
         """ "hired in 2024": the date named before; "published in 1995": the year column, or
         a date column, of a table the question names."""
         in_words = self.lows[i - 1 : i] in (["in"], ["during"]) or self.lows[i - 2 : i] in (
             ["month", "of"],
             ["months", "of"],
+            ["in", "both"],
         )  # "in each month of 2025"
         following = self.chosen.after(i, within=1)  # "our 2025 revenue", "2024 hires"
         before_noun = following is not None and not following.is_value and i > 0

@@ -1028,6 +1028,25 @@ SPIDER_READINGS += [
     ),
 ]
 
+# Two values each some row must hold (INTERSECT): numbers joined by "and" after "both";
+# each half shows the rows asked about, not a column of the rows paired with them.
+SPIDER_READINGS += [
+    (
+        "culture_company",
+        "Which publishers put out books in both 1989 and 1990?",
+        "SELECT Publisher FROM book_club WHERE Year = 1989 "
+        "INTERSECT SELECT Publisher FROM book_club WHERE Year = 1990",
+    ),
+    (
+        "dorm_1",
+        "List the names of dorms that have both Air Conditioning and Ethernet Ports as amenities.",
+        "SELECT d.dorm_name FROM Dorm d JOIN Has_amenity h ON d.dormid = h.dormid "
+        "JOIN Dorm_amenity a ON h.amenid = a.amenid WHERE a.amenity_name = 'Air Conditioning' "
+        "INTERSECT SELECT d.dorm_name FROM Dorm d JOIN Has_amenity h ON d.dormid = h.dormid "
+        "JOIN Dorm_amenity a ON h.amenid = a.amenid WHERE a.amenity_name = 'Ethernet Ports'",
+    ),
+]
+
 # A negation no other reading took, before conditions: rows with no such row of theirs.
 SPIDER_READINGS += [
     (
