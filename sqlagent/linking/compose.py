@@ -49,6 +49,7 @@ def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     except NoJoinPath as error:
         raise Unrelated(f"the tables it names are not related: {error}") from error
     names = Names(joins)
+    _no_unsaid_parent(intent, layer, joins)
     if not intent.both:
         return _select(intent, layer, joins, names, intent.conditions)
     # Each half shows the rows, not the column the two conditions differ on, nor another
@@ -70,6 +71,28 @@ def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     for half in halves[1:]:
         statement = exp.intersect(statement, half, distinct=True)
     return statement
+
+
+def _no_unsaid_parent(intent: Intent, layer: SemanticLayer, joins: JoinPlan) -> None:
+    """Two tables joined only as children of a third the question does not name
+    ("incidents ... OSHA": an incident's employee holding an OSHA certificate) relate
+    rows that merely share a parent: a guess, not a reading. One child whose key is the
+    parent's ("students" of `People`) is that parent, said."""
+    children: defaultdict[str, list[str]] = defaultdict(list)
+    kinds: Counter[str] = Counter()  # children that are a kind of their parent
+    for step in joins.joins:
+        rel = step.relationship
+        children[rel.to_table].append(rel.from_table)
+        keys = [c.name for c in layer.tables[rel.from_table].columns.values() if c.primary_key]
+        if keys == [rel.from_column] and rel.from_table in intent.tables:
+            kinds[rel.to_table] += 1
+    unsaid = [
+        t
+        for t, kids in children.items()
+        if len(kids) > 1 and t not in intent.tables and kinds[t] != 1
+    ]
+    if unsaid:
+        raise Unreadable(f"the tables it names meet only through {unsaid[0]} rows it does not name")
 
 
 def _count_referrers(intent: Intent, layer: SemanticLayer) -> None:

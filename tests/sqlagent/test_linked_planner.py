@@ -1028,6 +1028,16 @@ SPIDER_READINGS += [
     ),
 ]
 
+# A person's table is the people's: "students" join their addresses through `People`.
+SPIDER_READINGS += [
+    (
+        "student_assessment",
+        "Which cities do students have addresses in?",
+        "SELECT a.city FROM Students s JOIN People_Addresses p ON s.student_id = p.person_id "
+        "JOIN Addresses a ON p.address_id = a.address_id",
+    ),
+]
+
 # Two values each some row must hold (INTERSECT): numbers joined by "and" after "both";
 # each half shows the rows asked about, not a column of the rows paired with them.
 SPIDER_READINGS += [
@@ -1084,6 +1094,16 @@ def test_a_spider_database_is_read_in_plain_words(
     answer = _asked(question, url)
     assert answer.status == "answered", answer.reason
     assert matches(_gold(gold, url), answer.rows, ordered=ordered), answer.sql
+
+
+def test_tables_that_only_share_a_parent_no_one_names_are_not_joined(settings: Any) -> None:
+    """`player` and `match_season` both refer to `team`; a player's college is not where
+    some other player of their team went."""
+    url = _spider_url("match_season", settings)
+    answer = _asked("List the players who went to college at Duke.", url)
+    assert answer.status == "declined"
+    assert answer.rows == []
+    assert "team" in answer.reason
 
 
 def _spider_url(db: str, settings: Any) -> str:
