@@ -356,7 +356,7 @@ class Reader(
             elif low in sig.LISTED_AGGREGATES and self._listed(n):
                 found.insert(0, sig.LISTED_AGGREGATES[low])
                 self.use(n, n + 1)
-            elif low not in ("and", ",", "the", "or", "number", "amount", "of") and not (
+            elif low not in ("and", ",", "the", "or", "number", "amount", "of", "all") and not (
                 self._table_word(n)  # "the average room price"
             ):
                 break

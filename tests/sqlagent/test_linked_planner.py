@@ -1028,6 +1028,15 @@ SPIDER_READINGS += [
     ),
 ]
 
+# Aggregates listed before "all" and the column: each of the column.
+SPIDER_READINGS += [
+    (
+        "insurance_fnol",
+        "What are the largest and smallest of all settlement amounts?",
+        "SELECT MAX(Settlement_Amount), MIN(Settlement_Amount) FROM Settlements",
+    ),
+]
+
 # A person's table is the people's: "students" join their addresses through `People`.
 SPIDER_READINGS += [
     (
