@@ -20,7 +20,6 @@ from sqlagent.linking.absent import (
 from sqlagent.linking.intent import Condition, Intent, Output
 from sqlagent.linking.reader import Unreadable
 from sqlagent.linking.schema_words import Element
-from sqlagent.linking.siblings import read_in_sibling, unsaid_parent, unsaid_parent_declined
 from sqlagent.linking.sql_parts import (
     Names,
     aliased,
@@ -45,16 +44,12 @@ def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     _count_referrers(intent, layer)
     negations_apart(intent, layer)
     only_apart(intent)
-    joins = _joins(intent, layer)
-    parent, children = unsaid_parent(intent, layer, joins)
-    if parent:
-        if not read_in_sibling(intent, layer, children):
-            raise unsaid_parent_declined(parent)
-        joins = _joins(intent, layer)
-        parent, _ = unsaid_parent(intent, layer, joins)
-        if parent:
-            raise unsaid_parent_declined(parent)
+    try:
+        joins = plan_joins(layer, intent.tables, via=_named_keys(intent, layer))
+    except NoJoinPath as error:
+        raise Unrelated(f"the tables it names are not related: {error}") from error
     names = Names(joins)
+    _no_unsaid_parent(intent, layer, joins)
     if not intent.both:
         return _select(intent, layer, joins, names, intent.conditions)
     # Each half shows the rows, not the column the two conditions differ on, nor another
@@ -78,11 +73,26 @@ def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     return statement
 
 
-def _joins(intent: Intent, layer: SemanticLayer) -> JoinPlan:
-    try:
-        return plan_joins(layer, intent.tables, via=_named_keys(intent, layer))
-    except NoJoinPath as error:
-        raise Unrelated(f"the tables it names are not related: {error}") from error
+def _no_unsaid_parent(intent: Intent, layer: SemanticLayer, joins: JoinPlan) -> None:
+    """Two tables joined only as children of a third the question does not name
+    ("incidents ... OSHA": an incident's employee holding an OSHA certificate) relate
+    rows that merely share a parent: a guess, not a reading. One child whose key is the
+    parent's ("students" of `People`) is that parent, said."""
+    children: defaultdict[str, list[str]] = defaultdict(list)
+    kinds: Counter[str] = Counter()  # children that are a kind of their parent
+    for step in joins.joins:
+        rel = step.relationship
+        children[rel.to_table].append(rel.from_table)
+        keys = [c.name for c in layer.tables[rel.from_table].columns.values() if c.primary_key]
+        if keys == [rel.from_column] and rel.from_table in intent.tables:
+            kinds[rel.to_table] += 1
+    unsaid = [
+        t
+        for t, kids in children.items()
+        if len(kids) > 1 and t not in intent.tables and kinds[t] != 1
+    ]
+    if unsaid:
+        raise Unreadable(f"the tables it names meet only through {unsaid[0]} rows it does not name")
 
 
 def _count_referrers(intent: Intent, layer: SemanticLayer) -> None:

@@ -1037,21 +1037,6 @@ SPIDER_READINGS += [
     ),
 ]
 
-# `player` and `match_season` both refer to `team`; "players" said with the columns of
-# `match_season` (which has a `Player` column of its own) are its rows, not another table.
-SPIDER_READINGS += [
-    (
-        "match_season",
-        "List the players who went to college at Duke.",
-        "SELECT Player FROM match_season WHERE College = 'Duke'",
-    ),
-    (
-        "match_season",
-        "How many players have played each position?",
-        "SELECT Position, COUNT(*) FROM match_season GROUP BY Position",
-    ),
-]
-
 # A person's table is the people's: "students" join their addresses through `People`.
 SPIDER_READINGS += [
     (
@@ -1121,13 +1106,13 @@ def test_a_spider_database_is_read_in_plain_words(
 
 
 def test_tables_that_only_share_a_parent_no_one_names_are_not_joined(settings: Any) -> None:
-    """`Undergoes` and `Trained_In` both refer to `Physician`: a nurse assisting with a
-    treatment is not one whose physician is trained in something."""
-    url = _spider_url("hospital_1", settings)
-    answer = _asked("Name the nurses assisting with a treatment a patient is undergoing.", url)
+    """`player` and `match_season` both refer to `team`; a player's college is not where
+    some other player of their team went."""
+    url = _spider_url("match_season", settings)
+    answer = _asked("List the players who went to college at Duke.", url)
     assert answer.status == "declined"
     assert answer.rows == []
-    assert "Physician" in answer.reason
+    assert "team" in answer.reason
 
 
 def _spider_url(db: str, settings: Any) -> str:
