@@ -384,6 +384,7 @@ class ConditionSteps(NumberPairSteps):
             ["month", "of"],
             ["months", "of"],
             ["in", "both"],
+            ["in", "either"],
         )  # "in each month of 2025"
         following = self.chosen.after(i, within=1)  # "our 2025 revenue", "2024 hires"
         before_noun = following is not None and not following.is_value and i > 0

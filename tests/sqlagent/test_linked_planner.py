@@ -1056,6 +1056,11 @@ SPIDER_READINGS += [
         "SELECT Publisher FROM book_club WHERE Year = 1989 "
         "INTERSECT SELECT Publisher FROM book_club WHERE Year = 1990",
     ),
+    (  # after "or", either value
+        "culture_company",
+        "Which publishers had a book in either 1989 or 1990?",
+        "SELECT Publisher FROM book_club WHERE Year = 1989 OR Year = 1990",
+    ),
     (
         "dorm_1",
         "List the names of dorms that have both Air Conditioning and Ethernet Ports as amenities.",
