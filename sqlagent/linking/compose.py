@@ -83,8 +83,7 @@ def _no_unsaid_parent(intent: Intent, layer: SemanticLayer, joins: JoinPlan) -> 
     for step in joins.joins:
         rel = step.relationship
         children[rel.to_table].append(rel.from_table)
-        keys = [c.name for c in layer.tables[rel.from_table].columns.values() if c.primary_key]
-        if keys == [rel.from_column] and rel.from_table in intent.tables:
+        if single_key(layer, rel.from_table) == rel.from_column and rel.from_table in intent.tables:
             kinds[rel.to_table] += 1
     unsaid = [
         t
