@@ -7,7 +7,8 @@ connected one at a time to the growing join tree by the cheapest path, so a brid
 added where no direct path exists. Paths are cached per semantic-layer snapshot.
 """
 
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -180,3 +181,21 @@ def plan_joins(
         reasons.setdefault(target, "required by the question")
         remaining = [t for t in remaining if t not in in_tree]
     return JoinPlan(tables=tuple(in_tree), joins=tuple(joins), reasons=reasons)
+
+
+def unnamed_shared_parents(
+    joins: JoinPlan, named: Collection[str], layer: SemanticLayer
+) -> list[str]:
+    """Tables the joins enter from two of their children although the question names none
+    of them: such a join pairs rows that merely share a parent (an incident and a
+    certificate of the same employee), a guess rather than a reading. A named child whose
+    own key is its parent's key (`Students` of `People`) is a kind of that parent, said."""
+    children: defaultdict[str, list[str]] = defaultdict(list)
+    kinds: Counter[str] = Counter()
+    for step in joins.joins:
+        rel = step.relationship
+        children[rel.to_table].append(rel.from_table)
+        keys = [c.name for c in layer.tables[rel.from_table].columns.values() if c.primary_key]
+        if keys == [rel.from_column] and rel.from_table in named:
+            kinds[rel.to_table] += 1
+    return [t for t, kids in children.items() if len(kids) > 1 and t not in named and kinds[t] != 1]

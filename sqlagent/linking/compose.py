@@ -9,7 +9,7 @@ from sqlglot import exp
 
 from registries.services import Relationship, SemanticLayer, Table
 from sqlagent.fan_out import Edges, repeats, unique
-from sqlagent.join_paths import JoinPlan, NoJoinPath, plan_joins
+from sqlagent.join_paths import JoinPlan, NoJoinPath, plan_joins, unnamed_shared_parents
 from sqlagent.linking.absent import (
     missing,
     negations_apart,
@@ -74,23 +74,9 @@ def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
 
 
 def _no_unsaid_parent(intent: Intent, layer: SemanticLayer, joins: JoinPlan) -> None:
-    """Two tables joined only as children of a third the question does not name
-    ("incidents ... OSHA": an incident's employee holding an OSHA certificate) relate
-    rows that merely share a parent: a guess, not a reading. One child whose key is the
-    parent's ("students" of `People`) is that parent, said."""
-    children: defaultdict[str, list[str]] = defaultdict(list)
-    kinds: Counter[str] = Counter()  # children that are a kind of their parent
-    for step in joins.joins:
-        rel = step.relationship
-        children[rel.to_table].append(rel.from_table)
-        if single_key(layer, rel.from_table) == rel.from_column and rel.from_table in intent.tables:
-            kinds[rel.to_table] += 1
-    unsaid = [
-        t
-        for t, kids in children.items()
-        if len(kids) > 1 and t not in intent.tables and kinds[t] != 1
-    ]
-    if unsaid:
+    """ "incidents ... OSHA": an incident's employee holding an OSHA certificate relates
+    rows that merely share a parent the question does not name."""
+    if unsaid := unnamed_shared_parents(joins, intent.tables, layer):
         raise Unreadable(f"the tables it names meet only through {unsaid[0]} rows it does not name")
 
 

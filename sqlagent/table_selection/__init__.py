@@ -9,7 +9,7 @@ choice: `understood` (what is declined outright), `anchor`, `grouping`, `measure
 """
 
 from registries.services import SemanticLayer
-from sqlagent.join_paths import NoJoinPath, plan_joins
+from sqlagent.join_paths import NoJoinPath, plan_joins, unnamed_shared_parents
 from sqlagent.plan import Absence, CannotAnswer, Filter, QueryPlan
 from sqlagent.question_terms import QuestionTerms
 from sqlagent.resolution import Resolved
@@ -89,6 +89,10 @@ def _join(plan: QueryPlan, resolved: Resolved, inside: list[Filter], layer: Sema
     try:
         plan.via = list(resolved.via)
         plan.joins = plan_joins(layer, plan.tables, via=plan.via)
+        if unsaid := unnamed_shared_parents(plan.joins, plan.tables, layer):
+            raise CannotAnswer(
+                f"the tables it needs meet only through {unsaid[0]} rows it does not name"
+            )
         if resolved.absent:
             plan.absent = [_absence(plan.anchor, [t for _, t in resolved.absent], inside, layer)]
     except NoJoinPath as error:

@@ -391,3 +391,26 @@ def test_a_superlative_of_a_number_column_ranks_the_rows(warehouse_layer: Semant
     assert "COUNT(DISTINCT `employee`.`id`)" in counted and "GROUP BY `branch`.`id`" in counted
     with pytest.raises(CannotAnswer, match="highest and the lowest"):
         _plan("What are the largest and the smallest quote totals?", warehouse_layer)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many incidents are there per certification type?",
+        "What is the average training score per incident type?",
+        "How many incidents per training course?",
+    ],
+)
+def test_tables_that_only_share_an_unnamed_parent_are_not_joined(
+    warehouse_layer: SemanticLayer, question: str
+) -> None:
+    # An incident and a training record meet only through the employee both belong to:
+    # joined, each incident would count every course that employee ever took.
+    with pytest.raises(CannotAnswer) as error:
+        _plan(question, warehouse_layer)
+    assert "meet only through employee rows" in str(error.value)
+
+
+def test_a_named_parent_joins_its_children(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("What is the average training score of employees with incidents?", warehouse_layer)
+    assert "JOIN secure_incident" in sql and "AVG(`employeeTraining`.`score`)" in sql
