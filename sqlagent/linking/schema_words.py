@@ -67,6 +67,7 @@ class SchemaWords:
     # 'out_of_service'), by `value_key`: (table, column, value)
     term_values: dict[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
     refers: frozenset[tuple[str, str]] = frozenset()  # (table, table it refers to)
+    referring: frozenset[tuple[str, str]] = frozenset()  # (table, column) holding another's key
 
 
 def value_key(text: str) -> str:
@@ -210,7 +211,8 @@ def schema_words(layer: SemanticLayer) -> SchemaWords:
                     )
                 )
     refers = frozenset((r.from_table, r.to_table) for r in layer.relationships)
-    return replace(indexed(elements), refers=refers)
+    referring = frozenset((r.from_table, r.from_column) for r in layer.relationships)
+    return replace(indexed(elements), refers=refers, referring=referring)
 
 
 def indexed(elements: list[Element]) -> SchemaWords:

@@ -10,7 +10,7 @@ from sqlagent.linking.schema_words import Element, stem
 
 # Superlatives of time and whether the latest comes first: "the oldest order".
 _IN_TIME = {"oldest": False, "earliest": False, "first": False, "newest": True, "latest": True,
-            "recent": True, "recently": True, "last": True}  # fmt: skip
+            "recent": True, "recently": True, "last": True, "youngest": True}  # fmt: skip
 
 
 # Before a superlative's row that holds the rows asked about: "in the largest district".
@@ -252,6 +252,7 @@ class SuperlativeSteps(ReaderBase):
             and not follows.is_value
             and not follows.is_table
             and (follows.link.element.numeric or follows.start == i + 1)
+            and not (low in sig.DIMENSIONS and self._names_a_row(follows.link.element))
         ):
             # "the highest total gross": the aggregate of each row's measure
             said = [n for n in range(i + 1, follows.start) if self.lows[n] in sig.AGGREGATES]
@@ -266,6 +267,11 @@ class SuperlativeSteps(ReaderBase):
         else:
             return False
         return True
+
+    def _names_a_row(self, element: Element) -> bool:
+        """A key, or a column holding another table's key: "the youngest winning pilot" is
+        the pilot with the least age, not the least `Winning_Pilot` id."""
+        return self.a_key(element) or (element.table, element.column) in self.schema.referring
 
     def _time_of(self, named: Choice | None) -> Element | None:
         """When the rows happened: a date of the table named, else of the question's

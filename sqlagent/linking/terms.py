@@ -28,7 +28,12 @@ def linking_words(layer: SemanticLayer) -> SchemaWords:
         if (e.table, e.column) in said else e
         for e in plain.elements
     ]  # fmt: skip
-    return replace(indexed(elements), term_values=_term_values(layer), refers=plain.refers)
+    return replace(
+        indexed(elements),
+        term_values=_term_values(layer),
+        refers=plain.refers,
+        referring=plain.referring,
+    )
 
 
 def _confirmed(layer: SemanticLayer) -> Iterator[tuple[Term, Resolution]]:

@@ -1094,6 +1094,25 @@ SPIDER_READINGS += [
     ),
 ]
 
+SPIDER_READINGS += [
+    (  # with no age, the youngest rows are the latest formed
+        "e_government",
+        "Which organization is the youngest? Give its name.",
+        "SELECT organization_name FROM Organizations ORDER BY date_formed DESC LIMIT 1",
+    ),
+    (  # and the latest born
+        "store_1",
+        "What is the email of the youngest employee?",
+        "SELECT email FROM employees ORDER BY birth_date DESC LIMIT 1",
+    ),
+    (  # the pilot's age, not the `Winning_Pilot` key that names the pilot
+        "aircraft",
+        "What is the name of the oldest winning pilot?",
+        "SELECT p.Name FROM pilot p JOIN `match` m ON p.Pilot_Id = m.Winning_Pilot "
+        "ORDER BY p.Age DESC LIMIT 1",
+    ),
+]
+
 
 READINGS = [(*reading, False) for reading in SPIDER_READINGS] + [
     (*reading, True) for reading in ORDERED_READINGS
