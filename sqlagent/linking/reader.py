@@ -66,7 +66,25 @@ class Reader(
         self._anchor_and_tables()
         self._rows_apart()
         self._order_as_number()
+        self._quantity_summed()
         return self.intent
+
+    def _quantity_after(self, value: Choice) -> Choice | None:
+        """ "how many king beds": the count column right after a value, of its rows."""
+        after = self.chosen.after(value.end - 1, within=1)
+        if after is None or after.start != value.end or after.is_value or after.is_table:
+            return None
+        return after if after.link.element.numeric and not self.a_key(after.link.element) else None
+
+    def _quantity_summed(self) -> None:
+        """ "how many beds are there in rooms with a queen bed": a column that holds a
+        count, asked for with nothing shown per row beside it, is the rows' total (one
+        row's value where the conditions leave one)."""
+        outputs, quantity = self.intent.outputs, self.quantity
+        if quantity is None or self.intent.group or self.intent.order or self.intent.limit:
+            return
+        if len(outputs) == 1 and outputs[0].element == quantity and not outputs[0].aggregate:
+            outputs[0] = Output(quantity, "sum")
 
     def _order_as_number(self) -> None:
         order = self.intent.order
@@ -93,6 +111,8 @@ class Reader(
         for i in range(len(self.lows)):
             size = self._count_words_at(i)
             measured = self.chosen.after(i + size - 1, within=2) or self.chosen.at(i)
+            if size and measured is not None and measured.is_value:
+                measured = self._quantity_after(measured) or measured
             distinct = i + size < len(self.lows) and self.lows[i + size] in sig.DISTINCT_WORDS
             distinct |= bool(size) and self.lows[i - 1 : i] in (["distinct"], ["different"])
             # "the number of times": the word "number" alone is no column (invoice_number)
@@ -103,7 +123,9 @@ class Reader(
                 and not self._counts_nothing(measured.link.element)  # "how many schools": School_ID
             )
             if numeric and not distinct and measured is not None and not measured.is_value:
-                size = 0  # "the number of points", "the total number of customers" (a column)
+                if size:  # "the number of points", "the total number of customers" (a column)
+                    self.quantity = measured.link.element
+                size = 0
             if size and not self.count:
                 self.count = True
                 self.use(i, i + size)

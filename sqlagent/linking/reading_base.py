@@ -52,6 +52,7 @@ class ReaderBase:
         self.intent = Intent(anchor="")
         self.count = False
         self.count_distinct = False
+        self.quantity: Element | None = None  # "how many beds": a column that holds a count
 
     def unsay(self, start: int, end: int) -> None:
         """The words say a shape (an order, "ends with"): the tables or columns they meet

@@ -1113,6 +1113,19 @@ SPIDER_READINGS += [
     ),
 ]
 
+SPIDER_READINGS += [
+    (  # "how many" of a column that holds a count: the rows' total
+        "inn_1",
+        "How many queen beds do the rooms have altogether?",
+        "SELECT SUM(beds) FROM Rooms WHERE bedType = 'Queen'",
+    ),
+    (
+        "inn_1",
+        "How many beds do the rooms with modern decor have?",
+        "SELECT SUM(beds) FROM Rooms WHERE decor = 'modern'",
+    ),
+]
+
 
 READINGS = [(*reading, False) for reading in SPIDER_READINGS] + [
     (*reading, True) for reading in ORDERED_READINGS
