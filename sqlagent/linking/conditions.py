@@ -53,7 +53,7 @@ def _a_year(number: float) -> bool:
 
 class ConditionSteps(NumberPairSteps):
     def _values(self) -> None:
-        values = [c for c in self.chosen.choices if c.is_value]
+        values = [c for c in self.chosen.choices if c.is_value and not self._rows_kept_at(c)]
         for n, choice in enumerate(values):
             element = self.take(choice)
             since = values[n - 1].end if n else 0
@@ -198,6 +198,13 @@ class ConditionSteps(NumberPairSteps):
         if self.lows[i] in ("under", "over") and (before is None or before.is_table):
             return self._dimension(("age",))
         return None
+
+    def _rows_kept_at(self, value: Choice) -> bool:
+        """ "the 2 most expensive hotels": a number before a superlative is how many rows
+        to keep, not a stored value ('2' stars)."""
+        number = value.end == value.start + 1 and self.words[value.start].number is not None
+        after = self.lows[value.end : value.end + 1]
+        return number and bool(after) and after[0] in sig.DESCENDING | sig.ASCENDING
 
     def _dimension_said(self, i: int) -> tuple[str, ...] | None:
         """The measure a bound's own word names ("older than"), or the verb before it

@@ -1124,6 +1124,11 @@ SPIDER_READINGS += [
         "How many beds do the rooms with modern decor have?",
         "SELECT SUM(beds) FROM Rooms WHERE decor = 'modern'",
     ),
+    (  # a number before a superlative keeps rows; it is no star rating '2'
+        "cre_Theme_park",
+        "Give the price ranges of the 2 most expensive hotels.",
+        "SELECT price_range FROM Hotels ORDER BY price_range DESC LIMIT 2",
+    ),
 ]
 
 
