@@ -14,7 +14,7 @@ from sqlagent.linking.chosen import Choice, Chosen
 from sqlagent.linking.conditions import ConditionSteps
 from sqlagent.linking.counting import CountSteps
 from sqlagent.linking.flags import FlagSteps
-from sqlagent.linking.intent import Intent, Output
+from sqlagent.linking.intent import Intent, Ordering, Output
 from sqlagent.linking.orders import OrderSteps
 from sqlagent.linking.output_words import OutputWordSteps
 from sqlagent.linking.owners import OwnerSteps
@@ -67,7 +67,22 @@ class Reader(
         self._rows_apart()
         self._order_as_number()
         self._quantity_summed()
+        self._ranked_limit()
         return self.intent
+
+    def _ranked_limit(self) -> None:
+        """ "the top 5 countries by number of invoices, and how many do they have": rows
+        kept need what ranks them. A count asked beside them ranks them, most first;
+        with nothing to rank by, which rows are kept would be a guess."""
+        outputs = self.intent.outputs
+        if self.intent.limit is None or self.intent.order is not None:
+            return
+        if any(o.aggregate not in (None, "count") for o in outputs):
+            return  # a total of the rows kept: composing it says what is amiss
+        if any(o.aggregate == "count" and o.element is None for o in outputs):
+            self.intent.order = Ordering(None, True, aggregate="count")
+            return
+        raise Unreadable(f"it keeps {self.intent.limit} rows without knowing what ranks them")
 
     def _quantity_after(self, value: Choice) -> Choice | None:
         """ "how many king beds": the count column right after a value, of its rows."""

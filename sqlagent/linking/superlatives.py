@@ -234,8 +234,10 @@ class SuperlativeSteps(ReaderBase):
         counts = low in ("most", "fewest", "least")
         follows = self.next_choice(i + (2 if number else 1), within=3)
         if follows is not None and follows.is_table and not counts:
-            # "the greatest body weight": the measure after the table's word
-            after = self.next_choice(follows.end, within=2)
+            # "the greatest body weight": the measure after the table's word, or after
+            # "in terms of" ("the top 3 players in terms of overall rating")
+            in_terms = self.lows[follows.end : follows.end + 3] == ["in", "terms", "of"]
+            after = self.next_choice(follows.end + 3 * in_terms, within=2)
             if after is not None and not after.is_table and after.link.element.numeric:
                 follows = after
         kept = self._kept_count(follows) if follows is not None and counts else None

@@ -1124,6 +1124,17 @@ SPIDER_READINGS += [
         "How many beds do the rooms with modern decor have?",
         "SELECT SUM(beds) FROM Rooms WHERE decor = 'modern'",
     ),
+    (  # rows kept are ranked by the count asked beside them, most first
+        "store_1",
+        "How many invoices does each billing country have, and which are the top 4?",
+        "SELECT billing_country, COUNT(*) FROM invoices GROUP BY billing_country "
+        "ORDER BY COUNT(*) DESC LIMIT 4",
+    ),
+    (  # "in terms of" names what ranks them
+        "inn_1",
+        "Which are the top 2 rooms in terms of base price?",
+        "SELECT roomName FROM Rooms ORDER BY basePrice DESC LIMIT 2",
+    ),
     (  # a number before a superlative keeps rows; it is no star rating '2'
         "cre_Theme_park",
         "Give the price ranges of the 2 most expensive hotels.",
@@ -1207,3 +1218,20 @@ def test_one_total_asked_for_in_an_order_is_declined(settings: Any) -> None:
     answer = _asked("What is the total gross of the top three films by rank?", url)
     assert answer.status == "declined"
     assert "one total" in answer.reason
+
+
+@pytest.mark.parametrize(
+    ("db", "question"),
+    [
+        ("store_1", "Show the top 4 longest-serving employees."),
+        ("inn_1", "Find the names of the top 4 luxurious rooms."),
+    ],
+)
+def test_rows_kept_with_nothing_that_ranks_them_are_declined(
+    db: str, question: str, settings: Any
+) -> None:
+    # No column says how long an employee served or how luxurious a room is: any four
+    # rows would be a guess.
+    answer = _asked(question, _spider_url(db, settings))
+    assert answer.status == "declined"
+    assert "without knowing what ranks them" in answer.reason
