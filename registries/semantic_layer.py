@@ -52,6 +52,12 @@ class Table:
     def primary_key(self) -> str | None:
         return next((c.name for c in self.columns.values() if c.primary_key), None)
 
+    @property
+    def single_key(self) -> str | None:
+        """The column that tells the rows apart; None for a key of several columns."""
+        keys = [c.name for c in self.columns.values() if c.primary_key]
+        return keys[0] if len(keys) == 1 else None
+
 
 @dataclass(frozen=True)
 class Relationship:

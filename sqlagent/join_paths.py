@@ -195,7 +195,6 @@ def unnamed_shared_parents(
     for step in joins.joins:
         rel = step.relationship
         children[rel.to_table].append(rel.from_table)
-        keys = [c.name for c in layer.tables[rel.from_table].columns.values() if c.primary_key]
-        if keys == [rel.from_column] and rel.from_table in named:
+        if layer.tables[rel.from_table].single_key == rel.from_column and rel.from_table in named:
             kinds[rel.to_table] += 1
     return [t for t, kids in children.items() if len(kids) > 1 and t not in named and kinds[t] != 1]

@@ -64,8 +64,7 @@ def compare(target: exp.Expr, op: str, value: Any, second: Any = None) -> exp.Ex
 def single_key(layer: SemanticLayer, table: str) -> str | None:
     """The column that tells the table's rows apart; None for a key of several columns
     (one of them alone counts `Customer_ID`s, not a customer's policies)."""
-    keys = [c.name for c in layer.tables[table].columns.values() if c.primary_key]
-    return keys[0] if len(keys) == 1 else None
+    return layer.tables[table].single_key
 
 
 def condition_sql(condition: Condition, names: Names) -> exp.Expr:
