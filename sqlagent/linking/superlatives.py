@@ -20,6 +20,9 @@ _HOLDING = frozenset({"in", "on", "at", "from", "within", "into", "under", "insi
 _STARTING = (["starting", "with"], ["beginning", "with"], ["starting", "from"])
 
 
+_PICKING = (["with", "the"], ["has", "the"], ["have", "the"])  # "the room with the highest"
+
+
 class SuperlativeSteps(ReaderBase):
     def _superlative_before(self, i: int) -> bool:
         before = self.lows[i - 1] if i else ""
@@ -63,6 +66,9 @@ class SuperlativeSteps(ReaderBase):
                 continue
             if i and self.lows[i - 1] == "at":  # "at least", "at most": a comparison
                 continue
+            if self._names_a_column(i):
+                self.use(i, i + 1)
+                continue
             if self._listed(i):
                 continue  # an aggregate, read with the column it comes before
             descending = low in sig.DESCENDING
@@ -94,7 +100,7 @@ class SuperlativeSteps(ReaderBase):
                 limit = self._rows_kept(i) or limit
             if self._order_from(i):
                 return 0  # every row, in that order
-            picked = self.lows[max(0, i - 2) : i] in (["with", "the"], ["has", "the"])
+            picked = self.lows[max(0, i - 2) : i] in _PICKING
             if picked or not self._extreme_per_group():
                 self.intent.limit = limit
             self._picked_holder(i)
@@ -105,6 +111,20 @@ class SuperlativeSteps(ReaderBase):
             self._superlatives_from(i + 2)
             return limit
         return None
+
+    def _names_a_column(self, i: int) -> bool:
+        """ "the latest logon" beside `date_of_latest_logon`: a superlative that is a word of
+        the column named right next to it is part of that name and orders nothing, unless
+        a row is picked by it ("the catalog with the latest revision date")."""
+        if self.lows[max(0, i - 2) : i] in _PICKING:
+            return False
+        return any(
+            (choice.start in (i + 1, i + 2) or choice.end in (i, i - 1))
+            and not choice.is_table
+            and not choice.is_value
+            and any(self.lows[i] in words for words, _ in choice.link.element.names)
+            for choice in self.chosen.choices
+        )
 
     def _kept_count(self, rows: Choice) -> Element | None:
         """A column of another table the question names that keeps the count of `rows`

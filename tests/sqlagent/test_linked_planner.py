@@ -1142,6 +1142,25 @@ SPIDER_READINGS += [
     ),
 ]
 
+SPIDER_READINGS += [
+    (  # "latest" is a word of `date_of_latest_revision`: part of its name, no order
+        "product_catalog",
+        "What are the latest revision dates of the catalogs?",
+        "SELECT date_of_latest_revision FROM Catalogs",
+    ),
+    (  # nor an aggregate over the rows the names pick
+        "product_catalog",
+        "Find the latest revision date of the catalogs called Jam or Latte.",
+        "SELECT date_of_latest_revision FROM Catalogs WHERE catalog_name IN ('Jam', 'Latte')",
+    ),
+    (  # a row picked by it still is: "has the latest"
+        "product_catalog",
+        "Which catalog has the latest revision date?",
+        "SELECT date_of_latest_revision FROM Catalogs ORDER BY date_of_latest_revision DESC "
+        "LIMIT 1",
+    ),
+]
+
 
 READINGS = [(*reading, False) for reading in SPIDER_READINGS] + [
     (*reading, True) for reading in ORDERED_READINGS
