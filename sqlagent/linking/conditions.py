@@ -6,6 +6,7 @@ from itertools import pairwise
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
 from sqlagent.linking.intent import Condition, Output
+from sqlagent.linking.negation import negated_list, negates
 from sqlagent.linking.number_pairs import NumberPairSteps, plain
 from sqlagent.linking.reading_base import Unreadable
 from sqlagent.linking.schema_words import Element
@@ -16,19 +17,6 @@ _SAID_OF = frozenset({"is", "was", "are", "were", "equal", "equals", "to", "of",
 
 # Number words that are seldom a stored number: "one of", "twice as many".
 _NOT_A_VALUE = frozenset({"one", "once", "twice", "thrice"})
-
-
-def negates(before: list[str], n: int) -> bool:
-    """Whether the word at `n` says the value after it is not wanted: "not", "never", and
-    "excluding", "other than", "leaving out"."""
-    low = before[n]
-    if low in sig.NEGATIONS:
-        return True
-    if low == "other":
-        return before[n + 1 : n + 2] == ["than"]
-    if low == "out":
-        return before[n - 1 : n] in (["leaving"], ["leave"], ["left"])
-    return low in sig.EXCLUSIONS
 
 
 def _exclusive(first: Condition, second: Condition) -> bool:
@@ -83,10 +71,14 @@ class ConditionSteps(NumberPairSteps):
             value = choice.link.value if op != "like" else self.words[choice.start].text
             earlier = values[n - 1] if n else None
             joined = self.lows[earlier.end : choice.start] if earlier else []
+            neither = negated_list(self.intent.conditions, element, joined)
+            if neither:
+                op = "!="  # "no allergy to food or animal": neither value
             condition = Condition(element, op, value, at=choice.start)
-            if earlier is not None and earlier.link.element == element and "or" in joined:
+            same = earlier is not None and earlier.link.element == element
+            if same and "or" in joined and not neither:
                 self.intent.any_of = True
-            if earlier is not None and earlier.link.element == element and "and" in joined:
+            if same and "and" in joined:
                 self.intent.both.append(condition)
                 continue
             self.intent.conditions.append(condition)
@@ -477,7 +469,8 @@ class ConditionSteps(NumberPairSteps):
         says "both", or that no one row can meet, must each hold for some row (INTERSECT)."""
         conditions = sorted(self.intent.conditions, key=lambda c: c.at)
         for first, second in pairwise(conditions):
-            if "or" in self.lows[first.at : second.at]:
+            neither = first.op == second.op == "!=" and first.element == second.element
+            if "or" in self.lows[first.at : second.at] and not neither:
                 self.intent.any_of = True
         if self.intent.both or self.intent.any_of:
             return

@@ -7,8 +7,8 @@ anchor's key is not among those of rows meeting them."""
 
 from dataclasses import replace
 
-from sqlagent.linking.conditions import negates
 from sqlagent.linking.intent import Apart
+from sqlagent.linking.negation import negates
 from sqlagent.linking.reading_base import ReaderBase
 from sqlagent.linking.schema_words import Element
 

@@ -1159,6 +1159,19 @@ SPIDER_READINGS += [
         "SELECT date_of_latest_revision FROM Catalogs ORDER BY date_of_latest_revision DESC "
         "LIMIT 1",
     ),
+    (  # a negation before values joined by "or" is of each: neither type
+        "apartment_rentals",
+        "Give the numbers of the apartments whose type is not Flat or Studio.",
+        "SELECT apt_number FROM Apartments WHERE apt_type_code NOT IN ('Flat', 'Studio')",
+    ),
+    (  # so through the rows they have many of: no allergy of either type
+        "allergy_1",
+        "Which students are not allergic to anything of type animal or environmental? "
+        "Give their last names.",
+        "SELECT LName FROM Student WHERE StuID NOT IN (SELECT h.StuID FROM Has_Allergy h "
+        "JOIN Allergy_Type a ON h.Allergy = a.Allergy "
+        "WHERE a.AllergyType IN ('animal', 'environmental'))",
+    ),
 ]
 
 
