@@ -6,10 +6,10 @@ from itertools import pairwise
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
 from sqlagent.linking.intent import Condition, Output
-from sqlagent.linking.negation import negated_list, negates
-from sqlagent.linking.number_pairs import NumberPairSteps, plain
+from sqlagent.linking.number_pairs import plain
 from sqlagent.linking.reading_base import Unreadable
 from sqlagent.linking.schema_words import Element
+from sqlagent.linking.value_conditions import ValueConditionSteps
 
 # Words between a column and the number said of it: "whose advisor is not 2192".
 _SAID_OF = frozenset({"is", "was", "are", "were", "equal", "equals", "to", "of", "either",
@@ -39,56 +39,7 @@ def _a_year(number: float) -> bool:
     return number.is_integer() and 1800 <= number <= 2100
 
 
-class ConditionSteps(NumberPairSteps):
-    def _values(self) -> None:
-        values = [c for c in self.chosen.choices if c.is_value and not self._rows_kept_at(c)]
-        for n, choice in enumerate(values):
-            element = self.take(choice)
-            since = values[n - 1].end if n else 0
-            before = self.lows[max(since, choice.start - 7) : choice.start]
-            op = "like" if set(before[-4:]) & sig.LIKE_WORDS else "="
-            negated = [n for n, low in enumerate(before) if negates(before, n)]
-            start = choice.start - len(before)
-            excepted = before[negated[-1]] in sig.EXCLUSIONS if negated else False
-            if negated and not self._negates_table(start + negated[-1], choice, excepted):
-                op = "!="
-                self.use(start + negated[-1], choice.start)  # the words from the negation on
-            named = self.chosen.before(choice.start, within=3)
-            if (
-                self.free(named)
-                and named is not None
-                and not named.is_value
-                and (
-                    named.link.element == element
-                    or (named.is_table and named.table == choice.table)
-                    or self._names(named, element)
-                )
-            ):
-                self.take(named)  # "the city Boston", "whose detail is 'Vincent'"
-            said = self.chosen.after(choice.end - 1, within=1)
-            if said is not None and self.free(said) and said.link.element == element:
-                self.take(said)  # "in the spring election cycle"
-            value = choice.link.value if op != "like" else self.words[choice.start].text
-            earlier = values[n - 1] if n else None
-            joined = self.lows[earlier.end : choice.start] if earlier else []
-            neither = negated_list(self.intent.conditions, element, joined)
-            if neither:
-                op = "!="  # "no allergy to food or animal": neither value
-            condition = Condition(element, op, value, at=choice.start)
-            same = earlier is not None and earlier.link.element == element
-            if same and "or" in joined and not neither:
-                self.intent.any_of = True
-            if same and "and" in joined:
-                self.intent.both.append(condition)
-                continue
-            self.intent.conditions.append(condition)
-        if self.intent.both:  # the first value of the pair is the other half
-            first = next(
-                c for c in self.intent.conditions if c.element == self.intent.both[0].element
-            )
-            self.intent.conditions.remove(first)
-            self.intent.both.insert(0, first)
-
+class ConditionSteps(ValueConditionSteps):
     def _comparisons(self) -> None:
         i = 0
         while i < len(self.lows):
@@ -191,13 +142,6 @@ class ConditionSteps(NumberPairSteps):
             return self._dimension(("age",))
         return None
 
-    def _rows_kept_at(self, value: Choice) -> bool:
-        """ "the 2 most expensive hotels": a number before a superlative is how many rows
-        to keep, not a stored value ('2' stars)."""
-        number = value.end == value.start + 1 and self.words[value.start].number is not None
-        after = self.lows[value.end : value.end + 1]
-        return number and bool(after) and after[0] in sig.DESCENDING | sig.ASCENDING
-
     def _dimension_said(self, i: int) -> tuple[str, ...] | None:
         """The measure a bound's own word names ("older than"), or the verb before it
         ("hotels that cost more than 10000": their price)."""
@@ -284,21 +228,6 @@ class ConditionSteps(NumberPairSteps):
         bound = f"{int(number)}-12-31 23:59:59" if after else f"{int(number)}-01-01"
         self.intent.conditions.append(Condition(date, op, bound, at=i))
         return True
-
-    def _negates_table(self, start: int, value: Choice, excepted: bool = False) -> bool:
-        """ "tracks that do not have a race in class GT": the negation is of the table
-        named after it ("devices whose platform is not X" negates the value); "except the
-        account with name 'Brown'" leaves out rows of the value's own table, by value."""
-        return any(
-            c.is_table
-            and start <= c.start < value.start
-            and not (excepted and c.table == value.table)
-            for c in self.chosen.choices
-        )
-
-    def _names(self, choice: Choice, element: Element) -> bool:
-        said = {w.lemma for w in self.words[choice.start : choice.end]}
-        return any(said <= set(name) for name, _ in element.names)
 
     def _numbered(self) -> None:
         """A number right after a column or table names a row: "department 90", "id 2",

@@ -1172,6 +1172,11 @@ SPIDER_READINGS += [
         "JOIN Allergy_Type a ON h.Allergy = a.Allergy "
         "WHERE a.AllergyType IN ('animal', 'environmental'))",
     ),
+    (  # a number right after a numeric column is its value, not a stored text '9'
+        "product_catalog",
+        "List the catalog entry names with level number 9.",
+        "SELECT catalog_entry_name FROM Catalog_Contents WHERE catalog_level_number = 9",
+    ),
 ]
 
 
