@@ -60,7 +60,7 @@ class OwnerSteps(ReaderBase):
         if tables and lemma in _KINDS and choice.end - choice.start == 1:
             return self._kind_of_owner(choice, element)
         if lemma not in ("name", "title") or not tables:
-            return element
+            return self._name_of_referred(choice, element)
         owner = self._table_after(choice.start + 1)
         if owner is not None and owner != element.table:
             # "the names and years of the movies" where only reviewers have a `name`: the
@@ -80,6 +80,20 @@ class OwnerSteps(ReaderBase):
         ):
             return found.link.element  # "the names of the countries": the countries
         return element
+
+    def _name_of_referred(self, choice: Choice, element: Element) -> Element:
+        """ "the winning aircraft name": a column holding another table's key, said with
+        "name" after it, asks for the name of the row it refers to (joined by that column)."""
+        said = self.words[choice.end - 1].lemma
+        referred = self.schema.referring.get((element.table, element.column or ""))
+        if said not in ("name", "title") or referred is None or said in element.names[0][0]:
+            return element
+        label = self.named_label(referred)
+        if label is None:
+            return element
+        self.intent.need(referred)
+        self.intent.joined_by.append(element)
+        return label
 
     def _kind_of_owner(self, choice: Choice, element: Element) -> Element:
         """ "the details of all visitors", "the code of the most recent order": a kind of

@@ -67,7 +67,8 @@ class SchemaWords:
     # 'out_of_service'), by `value_key`: (table, column, value)
     term_values: dict[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
     refers: frozenset[tuple[str, str]] = frozenset()  # (table, table it refers to)
-    referring: frozenset[tuple[str, str]] = frozenset()  # (table, column) holding another's key
+    # (table, column) holding another's key -> the table whose key it holds
+    referring: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def value_key(text: str) -> str:
@@ -211,7 +212,7 @@ def schema_words(layer: SemanticLayer) -> SchemaWords:
                     )
                 )
     refers = frozenset((r.from_table, r.to_table) for r in layer.relationships)
-    referring = frozenset((r.from_table, r.from_column) for r in layer.relationships)
+    referring = {(r.from_table, r.from_column): r.to_table for r in layer.relationships}
     return replace(indexed(elements), refers=refers, referring=referring)
 
 

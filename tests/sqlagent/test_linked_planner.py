@@ -1177,6 +1177,11 @@ SPIDER_READINGS += [
         "List the catalog entry names with level number 9.",
         "SELECT catalog_entry_name FROM Catalog_Contents WHERE catalog_level_number = 9",
     ),
+    (  # a column holding another's key, said with "name": the name of the row it refers to
+        "aircraft",
+        "Show the winning pilot name and the country of every match.",
+        "SELECT p.Name, m.Country FROM `match` m JOIN pilot p ON m.Winning_Pilot = p.Pilot_Id",
+    ),
 ]
 
 
