@@ -1182,6 +1182,12 @@ SPIDER_READINGS += [
         "Show the winning pilot name and the country of every match.",
         "SELECT p.Name, m.Country FROM `match` m JOIN pilot p ON m.Winning_Pilot = p.Pilot_Id",
     ),
+    (  # "the number of tracks" compared: the tracks of each genre, counted (HAVING)
+        "store_1",
+        "Give the names of the genres whose number of tracks is more than 300.",
+        "SELECT g.name FROM genres g JOIN tracks t ON t.genre_id = g.id GROUP BY g.id, g.name "
+        "HAVING COUNT(*) > 300",
+    ),
 ]
 
 
