@@ -45,6 +45,7 @@ class Table:
     never_bridge_for: frozenset[str] = frozenset()
     display_columns: tuple[str, ...] = ()
     label_columns: tuple[str, ...] = ()
+    display_confirmed: bool = False  # a person confirmed them (not the bootstrap's guess)
     secure_view: str | None = None
     sensitive_columns: frozenset[str] = frozenset()
 

@@ -99,6 +99,7 @@ def build_semantic_layer(source: DataSource) -> SemanticLayer:
             never_bridge_for=frozenset(meta.exclude_as_bridge_for) if meta else frozenset(),
             display_columns=tuple(shown.display_columns) if shown else (),
             label_columns=tuple(shown.primary_label) if shown else (),
+            display_confirmed=shown is not None and not shown.suggested,
             secure_view=view.view if view else None,
             sensitive_columns=frozenset(view.sensitive_columns) if view else frozenset(),
         )

@@ -17,6 +17,7 @@ from sqlagent.linking.absent import (
     only_apart,
     values_apart,
 )
+from sqlagent.linking.display import as_configured
 from sqlagent.linking.intent import Condition, Intent, Output
 from sqlagent.linking.reader import Unreadable
 from sqlagent.linking.schema_words import Element
@@ -39,6 +40,17 @@ _PARTS = {"year": exp.Year, "month": exp.Month}
 
 
 def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
+    """The reading as SQL. Its rows are shown as the registry configures them; the reading
+    itself (what the confidence weighs) keeps the columns the question asked for."""
+    asked = list(intent.outputs)
+    as_configured(intent, layer)
+    try:
+        return _compose(intent, layer)
+    finally:
+        intent.outputs = asked
+
+
+def _compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     if not intent.tables:
         raise Unreadable("it names no table to read")
     _count_referrers(intent, layer)

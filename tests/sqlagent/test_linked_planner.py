@@ -302,6 +302,18 @@ def test_the_curated_warehouse_keeps_its_term_planner_first(warehouse: DataSourc
     assert not any(e["step"] == "linking" for e in answer.trace)
 
 
+def test_rows_of_the_curated_warehouse_are_shown_as_its_admin_configured_them(
+    warehouse: DataSource,
+) -> None:
+    # The term planner has no "payment terms": the schema-linked reading answers, and lists
+    # the customers by the display columns confirmed in the admin, not their name alone.
+    answer = ask("Show the customers whose payment terms are Net 45.", scope=Scope())
+    assert answer.status == "answered", answer.reason
+    assert answer.generator == "linked"
+    assert answer.columns[:3] == ["id", "customerNumber", "name"]
+    assert _step(answer, "confidence")["evidence"]["outputs"] == 1  # weighed as read
+
+
 def test_an_llm_gets_the_linked_reading_and_its_sql_is_checked_as_ever(hr_url: str) -> None:
     fake = FakeLLM(
         lambda prompt: "```sql\nSELECT FIRST_NAME FROM employees WHERE SALARY > 15000\n```"
