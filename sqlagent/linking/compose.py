@@ -43,7 +43,8 @@ def compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     """The reading as SQL. Its rows are shown as the registry configures them; the reading
     itself (what the confidence weighs) keeps the columns the question asked for."""
     asked = list(intent.outputs)
-    as_configured(intent, layer)
+    if not as_configured(intent, layer):
+        return _compose(intent, layer)
     try:
         return _compose(intent, layer)
     finally:

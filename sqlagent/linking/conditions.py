@@ -108,9 +108,9 @@ class ConditionSteps(ValueConditionSteps):
         times = rows or self.lows[i + size] in sig.TIMES
         # "cities with more than 3 airports", "counties with two delegates": rows counted
         counted = after is not None and (after.is_table or self._counts_rows_of(after))
-        if not counted and not times and self._count_said_before(i):
-            after = self.chosen.before(i, within=2)  # "number of tracks greater than 100"
-            counted = True
+        before_count = None if counted or times else self._counted_before(i)
+        if before_count is not None:  # "number of tracks greater than 100"
+            after, counted = before_count, True
         if counted or times:
             if after is not None:
                 self.intent.counted = self.take(after).table
@@ -142,17 +142,16 @@ class ConditionSteps(ValueConditionSteps):
         upper = None if second is None else (int(second) if second.is_integer() else second)
         self.intent.conditions.append(Condition(target, op, value, upper, at=i))
 
-    def _count_said_before(self, i: int) -> bool:
-        """ "playlists with a number of tracks greater than 100": the rows of the table
-        named right before the comparison, counted."""
+    def _counted_before(self, i: int) -> Choice | None:
+        """ "playlists with a number of tracks greater than 100": the table named right
+        before the comparison after "number of", whose rows are counted."""
         named = self.chosen.before(i, within=2)
         if named is None or not named.is_table or set(self.lows[named.end : i]) - _IS:
-            return False
-        counted_by = tuple(self.lows[named.start - 2 : named.start])
-        if counted_by not in sig.COUNTED_BY:
-            return False
+            return None
+        if tuple(self.lows[named.start - 2 : named.start]) not in sig.COUNTED_BY:
+            return None
         self.use(named.start - 2, named.start)
-        return True
+        return named
 
     def _age_of_rows(self, i: int, before: Choice | None) -> Element | None:
         """ "students under 20", "people over 30": a bound said of the rows is their age."""

@@ -8,32 +8,29 @@ from sqlagent.linking.intent import Intent, Output
 from sqlagent.linking.schema_words import Element, name_words
 
 
-def as_configured(intent: Intent, layer: SemanticLayer) -> None:
-    """Rows listed one by one only: a grouping, a count or another aggregate, or halves
-    to intersect are shown as read (more columns would split their groups)."""
+def as_configured(intent: Intent, layer: SemanticLayer) -> bool:
+    """Whether the outputs were widened. Rows listed one by one only: a grouping, a count
+    or another aggregate, or halves to intersect are shown as read (more columns would
+    split their groups)."""
     if intent.group or intent.having or intent.both or intent.star or intent.distinct:
-        return
+        return False
     if any(o.aggregate or o.element is None for o in intent.outputs):
-        return
-    shown: list[Output] = []
+        return False
+    shown: dict[tuple[str, str | None], Output] = {}
+    widened = False
     for output in intent.outputs:
         assert output.element is not None
         table = layer.tables.get(output.element.table)
         if table and table.display_confirmed and output.element.column in table.label_columns:
-            shown += [
-                Output(_element(table.name, column, table.columns[column].data_type))
-                for column in table.display_columns
-                if column in table.columns
-            ]
-        shown.append(output)
-    seen: set[tuple[str, str | None]] = set()
-    intent.outputs = []
-    for output in shown:
-        assert output.element is not None
-        key = (output.element.table, output.element.column)
-        if key not in seen:
-            seen.add(key)
-            intent.outputs.append(output)
+            widened = True
+            for column in table.display_columns:
+                if column in table.columns:
+                    element = _element(table.name, column, table.columns[column].data_type)
+                    shown.setdefault((table.name, column), Output(element))
+        shown.setdefault((output.element.table, output.element.column), output)
+    if widened:
+        intent.outputs = list(shown.values())
+    return widened
 
 
 def _element(table: str, column: str, data_type: str) -> Element:
