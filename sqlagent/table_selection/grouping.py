@@ -10,6 +10,7 @@ from sqlagent.join_paths import related
 from sqlagent.plan import CannotAnswer, ColumnRef, QueryPlan
 from sqlagent.question_terms import HIGHEST, LOWEST, QuestionTerms
 from sqlagent.resolution import Resolved
+from sqlagent.resolution.mentions import PERIODS
 from sqlagent.table_selection.anchor import filter_tables
 from sqlagent.table_selection.date_range import date_column
 from sqlagent.table_selection.measure import amount_columns
@@ -87,6 +88,8 @@ def _said_group(
     found = _column_of_entities(target, layer, entities)
     if found is not None:
         return found
+    if target in PERIODS:
+        return None, None  # by a date's month or year (apply_grouping)
     raise CannotAnswer(f"cannot tell what to group by: {said!r}")
 
 

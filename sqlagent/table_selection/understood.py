@@ -2,7 +2,7 @@
 
 import re
 
-from core.language import function_words
+from core.language import function_words, speaker_verbs
 from registries.services import SemanticLayer
 from sqlagent.dates import DATE_VERBS
 from sqlagent.plan import CannotAnswer, UnknownWords
@@ -64,7 +64,8 @@ def check_understood(terms: QuestionTerms, resolved: Resolved, layer: SemanticLa
         if digits and value != terms.shape.top_n and position not in resolved.compared:
             raise CannotAnswer(f"I do not know what {terms.tokens[position].text} refers to")
     dated = terms.date_range is not None
-    function = function_words(tuple(t.text for t in terms.tokens if not t.quoted))
+    spoken_words = tuple(t.text for t in terms.tokens if not t.quoted)
+    function = function_words(spoken_words) | speaker_verbs(spoken_words)
     unknown = [
         w
         for w in terms.unknown

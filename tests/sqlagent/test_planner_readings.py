@@ -414,3 +414,23 @@ def test_tables_that_only_share_an_unnamed_parent_are_not_joined(
 def test_a_named_parent_joins_its_children(warehouse_layer: SemanticLayer) -> None:
     sql = _sql("What is the average training score of employees with incidents?", warehouse_layer)
     assert "JOIN secure_incident" in sql and "AVG(`employeeTraining`.`score`)" in sql
+
+
+def test_what_the_business_did_names_no_condition(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many quotes have we drafted for customers in TX?", warehouse_layer)
+    assert "COUNT(DISTINCT `quote`.`id`)" in sql and "'TX'" in sql
+    sql = _sql("List the payment methods of the payments we took in 2025.", warehouse_layer)
+    assert "`payment`.`method`" in sql and "2025" in sql
+    # what the verb yields is what is asked, and a negated verb is a condition
+    with pytest.raises(CannotAnswer, match="'drafted'"):
+        _plan("What have we drafted for customers in TX?", warehouse_layer)
+    with pytest.raises(CannotAnswer, match="'drafted'"):
+        _plan("Which customers have we not drafted quotes for?", warehouse_layer)
+    # a verb of the rows' own is not the business's
+    with pytest.raises(CannotAnswer, match="'drafted'"):
+        _plan("How many quotes were drafted for customers in TX?", warehouse_layer)
+
+
+def test_each_year_of_rows_is_by_their_date(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many payments were made each year?", warehouse_layer)
+    assert "GROUP BY YEAR(`payment`." in sql and "vehicle" not in sql
