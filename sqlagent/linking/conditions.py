@@ -13,7 +13,7 @@ from sqlagent.linking.value_conditions import ValueConditionSteps
 
 # Words between a column and the number said of it: "whose advisor is not 2192".
 _SAID_OF = frozenset({"is", "was", "are", "were", "equal", "equals", "to", "of", "either",
-                      "not", "isnt", "wasnt", "="})  # fmt: skip
+                      "not", "isnt", "wasnt", "=", "number", "numbered"})  # fmt: skip
 
 # Number words that are seldom a stored number: "one of", "twice as many".
 _NOT_A_VALUE = frozenset({"one", "once", "twice", "thrice"})

@@ -1200,6 +1200,11 @@ SPIDER_READINGS += [
         "SELECT g.name FROM genres g JOIN tracks t ON t.genre_id = g.id GROUP BY g.id, g.name "
         "HAVING COUNT(*) > 300",
     ),
+    (  # "number" or "numbered" between a numeric column and a number: that column's value
+        "game_1",
+        "Give the last names of the students whose advisor is numbered 2192.",
+        "SELECT LName FROM Student WHERE Advisor = 2192",
+    ),
 ]
 
 
