@@ -280,6 +280,8 @@ class SuperlativeSteps(ReaderBase):
             said = [n for n in range(i + 1, follows.start) if self.lows[n] in sig.AGGREGATES]
             aggregate = sig.AGGREGATES[self.lows[said[0]]] if said else None
             self.use(i + 1, follows.start)
+            if _a_rank(follows.link.element) and low in _OF_PLACE:
+                descending = not descending  # "the highest rank" is rank 1
             self.intent.order = Ordering(self.take(follows), descending, aggregate=aggregate)
         elif low in sig.DIMENSIONS and (element := self._dimension(sig.DIMENSIONS[low])):
             self.intent.order = Ordering(element, descending)
@@ -399,3 +401,12 @@ class SuperlativeSteps(ReaderBase):
             of = before.start - 1 - (self.lows[before.start - 1 : before.start] == ["the"])
             before = self.chosen.before(of, within=1) if self.lows[of : of + 1] == ["of"] else None
         return before if self.free_column(before) else None
+
+
+# Superlatives of a place in an order: the highest or best rank is the first.
+_OF_PLACE = frozenset({"highest", "best", "top", "lowest", "worst"})
+
+
+def _a_rank(element: Element) -> bool:
+    """A column that holds places in an order ("Rank", `ranking`): 1 comes first."""
+    return any(name and name[-1] in ("rank", "ranking") for name, _ in element.names)

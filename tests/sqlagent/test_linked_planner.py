@@ -1205,6 +1205,11 @@ SPIDER_READINGS += [
         "Give the last names of the students whose advisor is numbered 2192.",
         "SELECT LName FROM Student WHERE Advisor = 2192",
     ),
+    (  # the highest rank is the first place: rank 1
+        "pilot_record",
+        "Give the name and team of the pilot with the highest rank.",
+        "SELECT Pilot_name, Team FROM pilot ORDER BY `Rank` LIMIT 1",
+    ),
 ]
 
 
