@@ -72,6 +72,15 @@ def function_words(words: tuple[str, ...]) -> frozenset[str]:
 _SPEAKERS = frozenset({"we"})
 
 
+@lru_cache(maxsize=1024)
+def _parsed(words: tuple[str, ...]) -> Any:
+    from spacy.tokens import Doc
+
+    nlp = _parser()
+    with _lock:
+        return nlp(Doc(nlp.vocab, words=list(words)))
+
+
 @lru_cache(maxsize=4096)
 def speaker_verbs(words: tuple[str, ...]) -> frozenset[str]:
     """The words (lower case) of the verbs the business says it did ("how much did we
@@ -81,13 +90,8 @@ def speaker_verbs(words: tuple[str, ...]) -> frozenset[str]:
     is left out."""
     if not words:
         return frozenset()
-    from spacy.tokens import Doc
-
-    nlp = _parser()
-    with _lock:
-        doc = nlp(Doc(nlp.vocab, words=list(words)))
     found: set[str] = set()
-    for token in doc:
+    for token in _parsed(words):
         children = list(token.children)
         if not token.tag_.startswith("VB") or any(
             c.dep_ == "neg" or (c.dep_ == "dobj" and c.tag_ == "WP") for c in children
@@ -101,4 +105,30 @@ def speaker_verbs(words: tuple[str, ...]) -> frozenset[str]:
             for c in children
             if c.dep_ == "prt" or (c.dep_ == "prep" and not list(c.children))
         )
+    return frozenset(found)
+
+
+# What a participle or adjective said of the rows may have that makes it more than a bare
+# state: an object, a preposition, an agent ("enrolled in a course", "directed by X"), a
+# manner or degree ("how old", "used most often", "held where").
+_COMPLEMENTS = frozenset({"prep", "agent", "dobj", "dative", "xcomp", "ccomp", "attr",
+                          "advmod", "npadvmod"})  # fmt: skip
+# Participles that say only that rows are in the data ("how many advisors are listed").
+_KEPT = frozenset({"listed", "recorded", "stored", "included", "registered", "used", "kept"})
+
+
+@lru_cache(maxsize=4096)
+def bare_states(words: tuple[str, ...]) -> frozenset[int]:
+    """The positions of words that say a bare state of the rows: "which parts have been
+    discontinued", "customers that are inactive". Such a word is a condition on its own;
+    with a complement ("enrolled in a course") the complement carries the condition."""
+    if not words:
+        return frozenset()
+    found: set[int] = set()
+    for token in _parsed(words):
+        deps = {c.dep_ for c in token.children}
+        passive = token.tag_ == "VBN" and "nsubjpass" in deps
+        said_of = token.tag_ == "JJ" and token.dep_ == "acomp"
+        if (passive or said_of) and not deps & _COMPLEMENTS and token.lower_ not in _KEPT:
+            found.add(token.i)
     return frozenset(found)

@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
-from itertools import product
+from itertools import pairwise, product
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from django.conf import settings
 
 from core.boosted_trees import tree_upper_bound
 from core.calibration import feature_mean, probability
-from core.language import is_modifier, is_noun, word_tags
+from core.language import bare_states, is_modifier, is_noun, word_tags
 from sqlagent.linking.chosen import Chosen
 from sqlagent.linking.intent import Intent
 from sqlagent.linking.question import Word
@@ -81,6 +81,8 @@ class Evidence:
                 w.number is not None and w.lower[:1].isdigit())) and i not in covered
         )  # fmt: skip
         tags = word_tags(tuple(w.text for w in words))
+        # "which parts have been discontinued": a state said of the rows that nothing reads
+        unplaced += tuple(words[i].text for i in _bare_states(words) if i not in covered)
         lows = [w.lower for w in words]
         groups = [i for i in range(len(words)) if phrase_at(lows, i, GROUP_WORDS)]
         counted = intent.count_of  # "how many pink unicorns": things the schema does not hold
@@ -229,3 +231,13 @@ def threshold() -> float:
 def _a_noun(word: Word) -> bool:
     """A word a count can be of: meaning of its own, not a shape word ("how many more")."""
     return word.content and word.lower not in SHAPE_WORDS and not word.quoted
+
+
+def _bare_states(words: tuple[Word, ...]) -> list[int]:
+    """The positions of the words that say a bare state of the rows, sentence by sentence."""
+    starts = [i for i, w in enumerate(words) if i == 0 or w.opens] + [len(words)]
+    return [
+        start + i
+        for start, end in pairwise(starts)
+        for i in sorted(bare_states(tuple(w.text for w in words[start:end])))
+    ]

@@ -37,6 +37,7 @@ class Word:
     lemma: str  # singular, lower case
     quoted: bool = False
     capitalised: bool = False  # a capital not at the question's start
+    opens: bool = False  # the first word of a sentence
 
     @property
     def number(self) -> float | None:
@@ -92,5 +93,5 @@ def read_words(question: str) -> tuple[Word, ...]:
         opens = not before or before.endswith((".", "?", "!", ":"))  # a sentence's first word
         capital = text[:1].isupper() and not opens and lower not in STOP
         lemma = "id" if lower == "ids" else singular(lower)
-        found.append(Word(text, lower, lemma, capitalised=capital))
+        found.append(Word(text, lower, lemma, capitalised=capital, opens=opens))
     return tuple(found)

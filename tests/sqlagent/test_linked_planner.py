@@ -1238,6 +1238,20 @@ def test_tables_that_only_share_a_parent_no_one_names_are_not_joined(settings: A
     assert "team" in answer.reason
 
 
+def test_a_state_of_the_rows_that_nothing_reads_is_not_dropped(settings: Any) -> None:
+    """ "Which pilots have been grounded?": every pilot would not answer it."""
+    url = _spider_url("pilot_record", settings)
+    for question in ("Which pilots have been grounded?", "List the pilots that are retired."):
+        answer = _asked(question, url)
+        assert answer.status == "declined", answer.sql
+        assert "could not place" in answer.reason and answer.rows == []
+    # with a complement, the complement is the condition
+    answer = _asked("Which pilots are in the team Bradley?", url)
+    assert answer.status == "answered", answer.reason
+    gold = _gold("SELECT Pilot_name FROM pilot WHERE Team = 'Bradley'", url)
+    assert matches(gold, answer.rows, ordered=False), answer.sql
+
+
 def _spider_url(db: str, settings: Any) -> str:
     """A shared Spider database, loaded for these tests, read at any confidence."""
     if not (settings.DATASETS_DIR / "spider_train").is_dir():
