@@ -1,6 +1,7 @@
-"""Parts of speech for short texts, from the spaCy model the product already ships (no
-download at run time). A question's words that nothing explains weigh differently as nouns
-(things the data may not hold) than as verbs or adverbs ("got", "altogether")."""
+"""Parts of speech and the grammar of short texts, from the spaCy model the product already
+ships (no download at run time). A question's words that nothing explains weigh differently
+as nouns (things the data may not hold) than as verbs or adverbs ("got", "altogether"); its
+parse tells who did what ("did we spend") and what is said of the rows ("discontinued")."""
 
 import threading
 from functools import lru_cache

@@ -1,11 +1,11 @@
 """What a server process reads before its first database question: the default data
 source's registry, its stored values (seconds on the demo warehouse) and its verified
-queries, and the part-of-speech tagger the linked planner's confidence reads. Each is read
+queries, and the part-of-speech tagger and the parser both planners read. Each is read
 once per registry version; later versions are read when asked."""
 
 from django.conf import settings
 
-from core.language import word_tags
+from core.language import bare_states, word_tags
 from registries.models import DataSource
 from sqlagent.agent import Source
 from sqlagent.linking.values import stored_values
@@ -21,3 +21,4 @@ def warm_up() -> None:
     stored_values(target.layer, target.url, agent=target.agent_login)
     usable(target.layer)
     word_tags(("warm",))  # loads the tagger
+    bare_states(("warm",))  # and the parser
