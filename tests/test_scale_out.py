@@ -86,6 +86,9 @@ def _environment(name: str, warehouse_url: str) -> dict[str, str]:
     return server_environment(
         warehouse_url,
         DB_POOL_MAX_SIZE=str(POOL),
+        # A small pool under this load lends its connections late on slow cores; what is
+        # checked is how many are held, not how soon one is lent (the default waits 10 s).
+        DB_POOL_TIMEOUT=str(ANSWER_SECONDS),
         PGAPPNAME=name,  # libpq's application_name: pg_stat_activity tells processes apart
         CELERY_QUEUE=QUEUE,
     )
