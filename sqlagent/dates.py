@@ -24,7 +24,7 @@ _SEPARATOR = r"\s*(?:-|\u2013|to|until|through|and)\s*"  # \u2013: en dash
 
 # Words that say which date a range applies to, by the stem a column name shares.
 DATE_VERBS = {
-    "complet": "complet", "finish": "complet", "done": "complet", "hire": "hire",
+    "complet": "complet", "finish": "complet", "done": "complet", "clos": "complet", "hire": "hire",
     "schedul": "schedul", "plann": "schedul", "issu": "issu", "invoic": "issu",
     "expir": "expir", "perform": "perform", "log": "date", "work": "date", "paid": "paid",
     "receiv": "paid", "certif": "certif", "incur": "incur", "answer": "answer",

@@ -338,12 +338,13 @@ def _comparisons(tokens: list[Token], numbers: list[tuple[float, int]]) -> list[
 
 _AMOUNTS = (
     ("avg", r"\b(average|avg|mean)\b"),
-    ("sum", r"\b(total|sum of|in total|how much)\b"),
+    ("sum", r"\b(total|sum of|in total|how much|combined)\b"),
     ("min", r"\b(minimum|smallest amount|lowest value)\b"),
     ("max", r"\b(maximum|largest amount|highest value)\b"),
 )
 
 
+_HELPER_VERBS = frozenset({"have", "has", "had", "do", "does", "did", "is", "are", "was", "were"})
 # Superlatives of a number: the rows with the highest or lowest of it come first.
 HIGHEST = ("highest", "largest", "biggest", "greatest")
 LOWEST = ("lowest", "smallest")
@@ -388,6 +389,8 @@ def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
     if order and re.search(r"\bdesc(ending)?\b", q):
         descending = True
     group_by = group.group(1).strip() if group and not q.startswith("who ") else None
+    if group_by and group_by.split()[0] in _HELPER_VERBS:
+        group_by = None  # "how many does each have": each of the rows already named
     if group_by:
         # "at each of its locations" groups by the locations
         group_by = re.sub(r"^of (?:its|their|the|our|his|her|these|those) ", "", group_by)

@@ -32,14 +32,15 @@ def question_context(
 
 
 def head_table(mention: Mention, terms: QuestionTerms, layer: SemanticLayer) -> str | None:
-    """The table named right after a mention, by its name or a term for it, or the one
-    table of a flag said as a noun ("active technicians": the employees isTechnician
-    marks)."""
+    """The table named right after a mention (the last of a compound's), by its name or a
+    term for it, or the one table of a flag said as a noun ("active technicians": the
+    employees isTechnician marks)."""
     for other in terms.mentions:
         if other.position != mention.position + mention.length:
             continue
         if other.best.kind == "table":
-            return other.best.table
+            # "active service contracts": the last noun of a compound is the thing
+            return head_table(other, terms, layer) or other.best.table
         if other.best.kind == "term" and other.best.term:
             primary = [r for r in other.best.term.resolutions if r.rank == "primary"]
             for r in primary:

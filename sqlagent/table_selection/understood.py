@@ -19,7 +19,7 @@ FILLER = frozenset(
     received invoiced raised identified flagged used own hold carry produce appear book
     led signed oversaw made make show give list name names count total sum each per
     recent latest oldest newest earliest alphabetically order ordered sorted entry record
-    percent percentage share proportion ratio month year amount yet that maximum
+    percent percentage share proportion ratio month year amount yet that maximum combined
     minimum""".split()  # noqa: SIM905
 ) | {*HIGHEST, *LOWEST}
 
@@ -39,7 +39,10 @@ def check_understood(terms: QuestionTerms, resolved: Resolved, layer: SemanticLa
     """Decline rather than drop a word or a shape the SQL would have to honour."""
     question = terms.question.lower()
     second = re.search(r"\band (who|which|what|how|when|where)\b", question)
-    if second and not resolved.flags_shown and not counted_and_measured(terms):
+    asked_once = counted_and_measured(terms) or (
+        terms.shape.aggregate == "count" and asks_how_many_again(terms)
+    )
+    if second and not resolved.flags_shown and not asked_once:
         raise CannotAnswer("this is two questions in one; ask them one at a time")
     spoken = terms.text
     for name, _ in terms.names:
@@ -85,11 +88,30 @@ def check_understood(terms: QuestionTerms, resolved: Resolved, layer: SemanticLa
 
 
 def counted_and_measured(terms: QuestionTerms) -> bool:
-    """ "how many payments did we get and what was the total": one question about the same
-    rows, their count and an amount of them."""
-    return terms.shape.aggregate in ("sum", "avg", "min", "max") and bool(
-        re.search(r"\bhow many\b.*\band (?:what|how much)\b", terms.text)
+    """ "how many payments did we get and what was the total", "the total value of the
+    active contracts, and how many are there": one question about the same rows, their
+    count and an amount of them."""
+    return terms.shape.aggregate in ("sum", "avg", "min", "max") and (
+        bool(re.search(r"\bhow many\b.*\band (?:what|how much)\b", terms.text))
+        or asks_how_many_again(terms)
     )
+
+
+def asks_how_many_again(terms: QuestionTerms) -> bool:
+    """ "..., and how many are there?", "and how many overdue invoices does each have?": a
+    closing "and how many" that names nothing the question had not named before asks how
+    many rows the question read, not a second question."""
+    tokens = [t.norm for t in terms.tokens]
+    start = next(
+        (i + 3 for i in range(len(tokens) - 2) if tokens[i : i + 3] == ["and", "how", "many"]),
+        None,
+    )
+    if start is None:
+        return False
+    before = {m.text for m in terms.mentions if m.position < start}
+    said_after = [m.text for m in terms.mentions if m.position >= start]
+    given_after = [p for _, p in (*terms.names, *terms.numbers) if p >= start]
+    return not given_after and all(text in before for text in said_after)
 
 
 def _stem(word: str) -> str:

@@ -12,6 +12,7 @@ from registries.semantic_layer import Resolution, SemanticLayer, Term
 from sqlagent.plan import CannotAnswer, QueryPlan
 from sqlagent.question_terms import extract_terms
 from sqlagent.resolution import resolve
+from sqlagent.resolution.context import head_table
 from sqlagent.schema_view import executable_schema
 from sqlagent.secure_views import rewrite_secure_views
 from sqlagent.sql_compiler import compile_plan
@@ -434,3 +435,41 @@ def test_what_the_business_did_names_no_condition(warehouse_layer: SemanticLayer
 def test_each_year_of_rows_is_by_their_date(warehouse_layer: SemanticLayer) -> None:
     sql = _sql("How many payments were made each year?", warehouse_layer)
     assert "GROUP BY YEAR(`payment`." in sql and "vehicle" not in sql
+
+
+def test_a_closing_how_many_asks_the_count_of_the_same_rows(
+    warehouse_layer: SemanticLayer,
+) -> None:
+    sql = _sql("What is the combined total of the invoices billed in TX, and how many are there?",
+               warehouse_layer)  # fmt: skip
+    assert "SUM(`invoice`.`total`)" in sql and "COUNT(DISTINCT `invoice`.`id`)" in sql
+    sql = _sql(
+        "Which three customers have the most completed work orders, and how many work orders "
+        "does each have?",
+        warehouse_layer,
+    )
+    assert "GROUP BY `customer`.`id`" in sql and "COUNT(DISTINCT `workOrder`.`id`)" in sql
+    assert sql.endswith("LIMIT 3")
+    # a closing question that names something new is a second question
+    with pytest.raises(CannotAnswer, match="two questions"):
+        _plan("How many quotes are there for customers in TX and how many are for Grove?",
+              warehouse_layer)  # fmt: skip
+
+
+def test_closing_out_rows_is_their_completion(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("In which month of 2025 did we close out the most work orders?", warehouse_layer)
+    assert "MONTH(`workOrder`.`completedAt`)" in sql and "scheduledStart" not in sql
+
+
+def test_a_word_before_a_compound_is_said_of_its_last_noun(
+    warehouse_layer: SemanticLayer,
+) -> None:
+    # "active service contracts" are contracts that are active, not contracts reached from
+    # services (by their employee) whose status is active
+    terms = extract_terms(
+        "List the active service contracts.",
+        vocabulary(warehouse_layer, VALUES.values),
+        today=date(2026, 11, 21),
+    )
+    active = next(m for m in terms.mentions if m.text == "active")
+    assert head_table(active, terms, warehouse_layer) == "customerContract"
