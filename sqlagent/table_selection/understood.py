@@ -2,7 +2,7 @@
 
 import re
 
-from core.language import function_words, speaker_verbs
+from core.language import function_words, speaker_verbs, word_tags
 from registries.services import SemanticLayer
 from sqlagent.dates import DATE_VERBS
 from sqlagent.plan import CannotAnswer, UnknownWords
@@ -16,7 +16,7 @@ FILLER = frozenset(
     """many much were was is are be been have has had doe do did there their our we us them
     it its they all any currently still one as most least top often best worst average
     number three five ten different distinct unique logged log done performed issued
-    received invoiced raised identified flagged used own hold carry produce appear book
+    received invoiced raised identified flagged reported used own hold carry produce appear book
     led signed oversaw made make show give list name names count total sum each per
     recent latest oldest newest earliest alphabetically order ordered sorted entry record
     percent percentage share proportion ratio month year amount yet that maximum combined
@@ -68,7 +68,11 @@ def check_understood(terms: QuestionTerms, resolved: Resolved, layer: SemanticLa
             raise CannotAnswer(f"I do not know what {terms.tokens[position].text} refers to")
     dated = terms.date_range is not None
     spoken_words = tuple(t.text for t in terms.tokens if not t.quoted)
-    function = function_words(spoken_words) | speaker_verbs(spoken_words)
+    function = (
+        function_words(spoken_words)
+        | speaker_verbs(spoken_words)
+        | _grouping_prepositions(spoken_words)
+    )
     unknown = [
         w
         for w in terms.unknown
@@ -112,6 +116,17 @@ def asks_how_many_again(terms: QuestionTerms) -> bool:
     said_after = [m.text for m in terms.mentions if m.position >= start]
     given_after = [p for _, p in (*terms.names, *terms.numbers) if p >= start]
     return not given_after and all(text in before for text in said_after)
+
+
+def _grouping_prepositions(words: tuple[str, ...]) -> set[str]:
+    """ "recorded under each template", "across each branch": a preposition before "each"
+    says the grouping the words after it name."""
+    lowered = [w.lower() for w in words]
+    return {
+        lowered[i]
+        for i, tag in enumerate(word_tags(words)[:-1])
+        if tag == "IN" and lowered[i + 1] == "each"
+    }
 
 
 def _stem(word: str) -> str:

@@ -473,3 +473,15 @@ def test_a_word_before_a_compound_is_said_of_its_last_noun(
     )
     active = next(m for m in terms.mentions if m.text == "active")
     assert head_table(active, terms, warehouse_layer) == "customerContract"
+
+
+def test_a_preposition_before_each_says_the_grouping(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many work orders were logged within each branch?", warehouse_layer)
+    assert "GROUP BY `branch`.`id`" in sql
+    sql = _sql("How many incidents were logged under each incident type?", warehouse_layer)
+    assert "GROUP BY `incidentType`.`id`" in sql
+
+
+def test_groups_said_before_the_verb_end_at_it(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many inspections per template have been recorded?", warehouse_layer)
+    assert "GROUP BY `inspectionTemplate`.`id`" in sql
