@@ -83,6 +83,7 @@ class Evidence:
         tags = word_tags(tuple(w.text for w in words))
         # "which parts have been discontinued": a state said of the rows that nothing reads
         unplaced += tuple(words[i].text for i in _bare_states(words) if i not in covered)
+        unplaced += tuple(words[i].text for i in _listed_with_shown(words, tags, chosen, intent))
         lows = [w.lower for w in words]
         groups = [i for i in range(len(words)) if phrase_at(lows, i, GROUP_WORDS)]
         counted = intent.count_of  # "how many pink unicorns": things the schema does not hold
@@ -241,3 +242,57 @@ def _bare_states(words: tuple[Word, ...]) -> list[int]:
         for start, end in pairwise(starts)
         for i in sorted(bare_states(tuple(w.text for w in words[start:end])))
     ]
+
+
+def _listed_with_shown(
+    words: tuple[Word, ...], tags: tuple[str, ...], chosen: Chosen, intent: Intent
+) -> list[int]:
+    """ "the first name and gender of the student": a noun nothing explains listed with a
+    column the answer shows is another column asked for; the answer would leave it out."""
+    shown = {o.element for o in intent.outputs}
+    beside = {
+        i
+        for c in chosen.choices
+        if not c.is_value and c.link.element in shown
+        for i in range(c.start, c.end)
+    }
+    covered = {i for c in chosen.choices for i in range(c.start, c.end)} | intent.used
+
+    columns = {i for c in chosen.choices if not c.is_table for i in range(c.start, c.end)}
+
+    def alone(i: int) -> bool:
+        """Not part of a name the schema reads ("snatch score", "type of gender") nor
+        another name for one ("altitude or elevation")."""
+        after = words[i + 1].lower if i + 1 < len(words) else ""
+        return {i - 1, i + 1}.isdisjoint(covered) and not (
+            after in ("of", "or") and i + 2 in columns
+        )
+
+    return [
+        i
+        for i, word in enumerate(words)
+        if i not in covered
+        and _a_noun(word)
+        and len(word.lower) > 1  # "... and the n": a question cut short
+        and word.lemma not in SHAPE_WORDS
+        and is_noun(tags[i])
+        and alone(i)
+        and any(_across_and(words, i, side) in beside for side in (-1, 1))
+    ]
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her", "each"})
+
+
+def _across_and(words: tuple[Word, ...], i: int, side: int) -> int:
+    """The word on the other side of an "and" next to word i, determiners skipped ("the
+    names of the pilots and their salary"); -1 if there is none."""
+    j = i + side
+    while 0 <= j < len(words) and side < 0 and words[j].lower in _DETERMINERS:
+        j += side
+    if not (0 <= j < len(words)) or words[j].lower != "and":
+        return -1
+    j += side
+    while 0 <= j < len(words) and side > 0 and words[j].lower in _DETERMINERS:
+        j += side
+    return j if 0 <= j < len(words) else -1

@@ -1252,6 +1252,23 @@ def test_a_state_of_the_rows_that_nothing_reads_is_not_dropped(settings: Any) ->
     assert matches(gold, answer.rows, ordered=False), answer.sql
 
 
+def test_a_column_asked_beside_another_that_nothing_reads_is_not_dropped(
+    settings: Any,
+) -> None:
+    """ "the names and hobbies of the pilots": the names alone would not answer it."""
+    url = _spider_url("pilot_record", settings)
+    for question in ("List the names and hobbies of the pilots.",
+                     "Give each pilot's team and the salary."):  # fmt: skip
+        answer = _asked(question, url)
+        assert answer.status == "declined", answer.sql
+        assert "could not place" in answer.reason and answer.rows == []
+    # a word of a column's name, or another name for one, is read with it
+    answer = _asked("Show the name and rank score of each pilot.", url)
+    assert answer.status == "answered", answer.reason
+    gold = _gold("SELECT Pilot_name, Rank FROM pilot", url)
+    assert matches(gold, answer.rows, ordered=False), answer.sql
+
+
 def _spider_url(db: str, settings: Any) -> str:
     """A shared Spider database, loaded for these tests, read at any confidence."""
     if not (settings.DATASETS_DIR / "spider_train").is_dir():
