@@ -25,7 +25,14 @@ from core.language import bare_states, is_modifier, is_noun, word_tags
 from sqlagent.linking.chosen import Chosen
 from sqlagent.linking.intent import Intent
 from sqlagent.linking.question import Word
-from sqlagent.linking.signals import GROUP_WORDS, ROW_NOUNS, SHAPE_WORDS, phrase_at
+from sqlagent.linking.signals import (
+    EXCLUSIONS,
+    GROUP_WORDS,
+    NEGATIONS,
+    ROW_NOUNS,
+    SHAPE_WORDS,
+    phrase_at,
+)
 
 MODEL = Path(__file__).with_name("confidence.json")
 # Without a fitted model: a plan that explains every word with sure links is tried.
@@ -84,6 +91,9 @@ class Evidence:
         # "which parts have been discontinued": a state said of the rows that nothing reads
         unplaced += tuple(words[i].text for i in _bare_states(words) if i not in covered)
         unplaced += tuple(words[i].text for i in _listed_with_shown(words, tags, chosen, intent))
+        # "chip models that do not have wifi": a negation the reading does not use would
+        # answer the opposite question
+        unplaced += tuple(words[i].text for i in _unread_negations(words, intent))
         lows = [w.lower for w in words]
         groups = [i for i in range(len(words)) if phrase_at(lows, i, GROUP_WORDS)]
         counted = intent.count_of  # "how many pink unicorns": things the schema does not hold
@@ -296,3 +306,10 @@ def _across_and(words: tuple[Word, ...], i: int, side: int) -> int:
     while 0 <= j < len(words) and side > 0 and words[j].lower in _DETERMINERS:
         j += side
     return j if 0 <= j < len(words) else -1
+
+
+def _unread_negations(words: tuple[Word, ...], intent: Intent) -> list[int]:
+    """The negations the reading does not use ("chip models that do not have wifi"), which
+    would answer the opposite question; one said twice ("do no not have") is read once."""
+    said = [i for i, w in enumerate(words) if w.lower in NEGATIONS or w.lower in EXCLUSIONS]
+    return [i for i in said if not {i - 1, i, i + 1} & set(said) & intent.used]

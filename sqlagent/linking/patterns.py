@@ -51,5 +51,8 @@ class PatternSteps(ReaderBase):
         self.use(max(0, i - 4) if set(self.lows[max(0, i - 4) : i]) & sig.LIKE_WORDS else i,
                  column.start)  # fmt: skip
         op = op if op in ("like", "unlike") else "like"
+        for n in range(max(0, i - 4), i) if op == "unlike" else ():
+            if self.lows[n] in sig.NEGATIONS:
+                self.use(n, n + 1)  # "without the letter M in their first names"
         self.intent.conditions.append(Condition(self.take(column), op, text, at=i))
         return True

@@ -1269,6 +1269,24 @@ def test_a_column_asked_beside_another_that_nothing_reads_is_not_dropped(
     assert matches(gold, answer.rows, ordered=False), answer.sql
 
 
+def test_a_negation_the_reading_does_not_use_is_not_dropped(settings: Any) -> None:
+    """ "chip models launched without wifi": every chip model would answer the opposite."""
+    url = _spider_url("phone_1", settings)
+    for question in ("Which chip models were launched without wifi?",
+                     "List the chip models that never had wifi."):  # fmt: skip
+        answer = _asked(question, url)
+        assert answer.status == "declined", answer.sql
+        assert "could not place" in answer.reason and answer.rows == []
+    # a negation the reading uses, and one said twice, are read
+    url = _spider_url("pilot_record", settings)
+    for question in ("Which pilots are not in the team Bradley?",
+                     "Which pilots are no not in the team Bradley?"):  # fmt: skip
+        answer = _asked(question, url)
+        assert answer.status == "answered", answer.reason
+        gold = _gold("SELECT Pilot_name FROM pilot WHERE Team <> 'Bradley'", url)
+        assert matches(gold, answer.rows, ordered=False), answer.sql
+
+
 def _spider_url(db: str, settings: Any) -> str:
     """A shared Spider database, loaded for these tests, read at any confidence."""
     if not (settings.DATASETS_DIR / "spider_train").is_dir():
