@@ -15,7 +15,7 @@ from sqlglot import exp
 from registries.services import SemanticLayer
 from sqlagent.dates import DateRange
 from sqlagent.linking.chosen import Chosen, Preferred, choose, possessed
-from sqlagent.linking.compose import Unrelated, compose
+from sqlagent.linking.compose import Unrelated, UnsaidParent, compose
 from sqlagent.linking.confidence import Evidence, weigh
 from sqlagent.linking.full_names import split_full_names
 from sqlagent.linking.intent import Intent
@@ -25,7 +25,7 @@ from sqlagent.linking.question import read_words
 from sqlagent.linking.reader import Reader, Unreadable
 from sqlagent.linking.similar import similar_links
 from sqlagent.linking.strays import STRAYS as _STRAYS
-from sqlagent.linking.strays import stray_choice
+from sqlagent.linking.strays import stray_choice, table_said_as_column
 from sqlagent.linking.terms import linking_words
 from sqlagent.linking.values import StoredValues
 
@@ -64,14 +64,22 @@ def plan_linked(
     surely = frozenset(x.element.table for x in links if x.element.is_table and x.score >= 0.9)
     everything = settings.SQL_LINK_BY_MEANING  # else only what a grouping is by
     links += similar_links(words, covered, layer, schema, surely, groups_only=not everything)
+    said_as_rows: set[tuple[int, int]] = set()
     for _ in range(_STRAYS + 1):
         chosen: Chosen = choose(links, preferred, schema.refers, possessed(words, links))
         if not chosen.choices:
             raise Unreadable("no word of the question names a table, column or value I know")
         intent = Reader(words, chosen, schema, values.numbers, period, span, values.flags).read()
+        _rows_not_shown(intent, chosen, said_as_rows)
         try:
             statement = compose(intent, layer)
             break
+        except UnsaidParent:
+            said = table_said_as_column(chosen, links, intent)
+            if said is None:
+                raise
+            said_as_rows.add((said.start, said.end))
+            links = [x for x in links if x != said]
         except Unrelated:
             stray = stray_choice(chosen, intent, layer)
             if stray is None:
@@ -97,6 +105,15 @@ def plan_linked(
         for c in chosen.choices
     ]
     return LinkedPlan(statement, intent, weigh(evidence), evidence, readable, named)
+
+
+def _rows_not_shown(intent: Intent, chosen: Chosen, spans: set[tuple[int, int]]) -> None:
+    """A table's words read as a column ("the positions of players": match_season.Player)
+    still name the rows: the column is shown only when nothing else is asked."""
+    elements = {c.link.element for c in chosen.choices if (c.start, c.end) in spans}
+    kept = [o for o in intent.outputs if o.element not in elements]
+    if kept and len(kept) < len(intent.outputs):
+        intent.outputs = kept
 
 
 def _only_echoes(intent: Intent) -> bool:

@@ -35,6 +35,10 @@ class Unrelated(Unreadable):
     """The tables a reading names cannot be joined."""
 
 
+class UnsaidParent(Unreadable):
+    """The tables a reading names meet only through rows of a table it does not name."""
+
+
 _AGGREGATES = {"sum": exp.Sum, "avg": exp.Avg, "min": exp.Min, "max": exp.Max}
 _PARTS = {"year": exp.Year, "month": exp.Month}
 
@@ -90,7 +94,9 @@ def _no_unsaid_parent(intent: Intent, layer: SemanticLayer, joins: JoinPlan) -> 
     """ "incidents ... OSHA": an incident's employee holding an OSHA certificate relates
     rows that merely share a parent the question does not name."""
     if unsaid := unnamed_shared_parents(joins, intent.tables, layer):
-        raise Unreadable(f"the tables it names meet only through {unsaid[0]} rows it does not name")
+        raise UnsaidParent(
+            f"the tables it names meet only through {unsaid[0]} rows it does not name"
+        )
 
 
 def _count_referrers(intent: Intent, layer: SemanticLayer) -> None:

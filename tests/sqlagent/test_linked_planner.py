@@ -1287,6 +1287,23 @@ def test_a_negation_the_reading_does_not_use_is_not_dropped(settings: Any) -> No
         assert matches(gold, answer.rows, ordered=False), answer.sql
 
 
+def test_a_table_word_that_also_names_a_column_of_the_rows_asked_is_that_column(
+    settings: Any,
+) -> None:
+    """ "players" names the `player` table and `match_season.Player`: read as the table,
+    the seasons would meet the players only through their teams."""
+    url = _spider_url("match_season", settings)
+    answer = _asked("Which players went to college at Maryland?", url)
+    assert answer.status == "answered", answer.reason
+    gold = _gold("SELECT Player FROM match_season WHERE College = 'Maryland'", url)
+    assert matches(gold, answer.rows, ordered=False), answer.sql
+    # the column still names the rows: shown only when nothing else is asked
+    answer = _asked("List the draft classes of players who went to Maryland.", url)
+    gold = _gold("SELECT Draft_Class FROM match_season WHERE College = 'Maryland'", url)
+    assert matches(gold, answer.rows, ordered=False), answer.sql
+    assert "Player" not in answer.sql.split("FROM")[0]
+
+
 def _spider_url(db: str, settings: Any) -> str:
     """A shared Spider database, loaded for these tests, read at any confidence."""
     if not (settings.DATASETS_DIR / "spider_train").is_dir():
