@@ -147,22 +147,61 @@ def _row_estimates(connection: BaseDatabaseWrapper, cursor: Any) -> dict[str, in
     return {name: int(rows) for name, rows in cursor.fetchall()}
 
 
+@dataclass(frozen=True)
+class _Keys:
+    primary: frozenset[str]
+    single_unique: frozenset[str]  # columns unique on their own
+
+
+def _keys(connection: BaseDatabaseWrapper, cursor: Any, table: str) -> _Keys:
+    constraints = connection.introspection.get_constraints(cursor, table)
+    return _Keys(
+        frozenset(c for k in constraints.values() if k["primary_key"] for c in k["columns"]),
+        frozenset(
+            k["columns"][0] for k in constraints.values() if k["unique"] and len(k["columns"]) == 1
+        ),
+    )
+
+
+def _mysql_keys(cursor: Any) -> dict[str, _Keys]:
+    """The keys of every table of a MySQL schema, from its indexes, in one query."""
+    cursor.execute(sql.MYSQL_INDEXES)
+    indexes: dict[tuple[str, str], tuple[bool, list[str]]] = {}
+    for table, index, non_unique, column in cursor.fetchall():
+        indexes.setdefault((table, index), (not int(non_unique), []))[1].append(column)
+    primary: dict[str, set[str]] = {}
+    unique: dict[str, set[str]] = {}
+    for (table, index), (is_unique, columns) in indexes.items():
+        if index == "PRIMARY":
+            primary.setdefault(table, set()).update(columns)
+        elif is_unique and len(columns) == 1:
+            unique.setdefault(table, set()).add(columns[0])
+        if index == "PRIMARY" and len(columns) == 1:
+            unique.setdefault(table, set()).add(columns[0])
+    return {
+        table: _Keys(frozenset(primary.get(table, ())), frozenset(unique.get(table, ())))
+        for table in {t for t, _ in indexes}
+    }
+
+
 def read_schema(url: str) -> IntrospectedSchema:
     """Tables and views, their columns, keys and row estimates, and the foreign keys."""
     with warehouse_connection(url) as connection, connection.cursor() as cursor:
         introspection = connection.introspection
         estimates = _row_estimates(connection, cursor)
+        every_key = _mysql_keys(cursor) if connection.vendor == "mysql" else None
+        no_keys = _Keys(frozenset(), frozenset())
         tables: list[TableInfo] = []
         foreign_keys: list[ForeignKey] = []
         for entry in sorted(introspection.get_table_list(cursor), key=lambda t: t.name):
             is_view = entry.type not in ("t", "p")
-            constraints = {} if is_view else introspection.get_constraints(cursor, entry.name)
-            primary = {c for k in constraints.values() if k["primary_key"] for c in k["columns"]}
-            single_unique = {
-                k["columns"][0]
-                for k in constraints.values()
-                if k["unique"] and len(k["columns"]) == 1
-            }
+            if is_view:
+                keys = no_keys
+            elif every_key is not None:
+                keys = every_key.get(entry.name, no_keys)
+            else:
+                keys = _keys(connection, cursor, entry.name)
+            primary, single_unique = keys.primary, keys.single_unique
             columns = []
             for info in introspection.get_table_description(cursor, entry.name):
                 data_type, db_type = _data_type(connection, info)

@@ -7,6 +7,16 @@ FROM information_schema.TABLES
 WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'
 """
 
+# Every key of the schema in one read: MariaDB answers Django's per-table constraint query
+# (key_column_usage joined to table_constraints) in ~0.2 s a table where the server holds
+# many schemas, this in milliseconds for all of them.
+MYSQL_INDEXES = """
+SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, COLUMN_NAME
+FROM information_schema.STATISTICS
+WHERE TABLE_SCHEMA = DATABASE()
+ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX
+"""
+
 # reltuples is -1 for a table never vacuumed or analysed; the caller counts those.
 POSTGRES_ROW_ESTIMATES = """
 SELECT c.relname, c.reltuples::bigint

@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from registries.inference import SHARED_KEY
-from registries.introspection import read_schema
+from registries.introspection import read_schema, warehouse_connection
 from registries.models import DataSource, Relationship, SchemaColumn, SchemaTable
 from registries.sync import store
 
@@ -130,6 +130,31 @@ def test_the_demo_warehouse(
     fk = edge(source, "workTime.employeeId", "employee.id")
     assert fk.kind == "foreign_key" and fk.confidence == 1.0
     assert Relationship.objects.filter(data_source=source, kind="foreign_key").count() >= 150
+
+
+@pytest.mark.parametrize("database", ["warehouse_mysql_url", "chinook_mysql_url"])
+def test_mysql_keys_read_at_once_are_the_constraints_of_each_table(
+    database: str, request: pytest.FixtureRequest
+) -> None:
+    """One read of the schema's indexes gives the primary and unique keys that Django's
+    per-table constraint query gives (composite keys, unique columns, plain indexes)."""
+    url = request.getfixturevalue(database)
+    schema = read_schema(url)
+    with warehouse_connection(url) as connection, connection.cursor() as cursor:
+        for table in schema.tables:
+            if table.is_view:
+                continue
+            constraints = connection.introspection.get_constraints(cursor, table.name)
+            primary = {c for k in constraints.values() if k["primary_key"] for c in k["columns"]}
+            unique = {
+                k["columns"][0]
+                for k in constraints.values()
+                if k["unique"] and len(k["columns"]) == 1
+            }
+            assert {c.name for c in table.columns if c.primary_key} == primary, table.name
+            assert {c.name for c in table.columns if c.unique} == unique, table.name
+    composite = [t.name for t in schema.tables if sum(c.primary_key for c in t.columns) > 1]
+    assert composite or database != "chinook_mysql_url"  # PlaylistTrack's
 
 
 def test_rerunning_updates_what_changed_and_keeps_person_edits(
