@@ -9,6 +9,7 @@ what the question asks for.
 
 from dataclasses import replace
 
+from core.language import word_tags
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice, Chosen
 from sqlagent.linking.conditions import ConditionSteps
@@ -98,8 +99,24 @@ class Reader(
         outputs, quantity = self.intent.outputs, self.quantity
         if quantity is None or self.intent.group or self.intent.order or self.intent.limit:
             return
+        if self._each_row():
+            return  # "the courses and how many hours each one takes": every row's own
         if len(outputs) == 1 and outputs[0].element == quantity and not outputs[0].aggregate:
             outputs[0] = Output(quantity, "sum")
+
+    def _each_row(self) -> bool:
+        """Whether "each" stands for the rows themselves ("each one", "each of them",
+        "each takes"), not before a thing to group by."""
+        tags = word_tags(tuple(w.text for w in self.words))
+        return any(
+            low == "each"
+            and (
+                i + 1 == len(self.lows)
+                or self.lows[i + 1] in ("one", "of")
+                or tags[i + 1].startswith("VB")
+            )
+            for i, low in enumerate(self.lows)
+        )
 
     def _order_as_number(self) -> None:
         order = self.intent.order

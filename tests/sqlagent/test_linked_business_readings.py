@@ -253,3 +253,13 @@ def test_rows_that_only_repeat_the_value_named_are_declined(asked: Any) -> None:
     answer = asked("What does the tower crane manual say about wind limits?")
     assert answer.status == "declined"
     assert "repeat" in answer.reason
+
+
+def test_how_many_of_a_quantity_each_row_holds_is_every_rows_own(asked: Any) -> None:
+    # "each one": the hours of every service template, not their total
+    answer = asked("For the service templates, how many estimated hours does each one need?")
+    assert answer.status == "answered", answer.reason
+    assert "SUM(" not in answer.sql and "estimatedHours" in answer.sql
+    assert len(answer.rows) > 1
+    answer = asked("How many estimated hours do the service templates need?")
+    assert "SUM(" in answer.sql  # said of them all, the total
