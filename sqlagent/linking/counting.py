@@ -4,6 +4,7 @@ asks for groups beside the count."""
 from core.language import word_tags
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
+from sqlagent.linking.intent import Output
 from sqlagent.linking.reading_base import ReaderBase
 from sqlagent.linking.schema_words import Element
 
@@ -92,6 +93,39 @@ class CountSteps(ReaderBase):
         if set(self.lows) & ({"each", "per", "every"} | also):
             return True
         return any(sig.phrase_at(self.lows, i, sig.GROUP_WORDS) for i in range(len(self.lows)))
+
+    def _quantity_after(self, value: Choice) -> Choice | None:
+        """ "how many king beds": the count column right after a value, of its rows."""
+        after = self.chosen.after(value.end - 1, within=1)
+        if after is None or after.start != value.end or after.is_value or after.is_table:
+            return None
+        return after if after.link.element.numeric and not self.a_key(after.link.element) else None
+
+    def _quantity_summed(self) -> None:
+        """ "how many beds are there in rooms with a queen bed": a column that holds a
+        count, asked for with nothing shown per row beside it, is the rows' total (one
+        row's value where the conditions leave one)."""
+        outputs, quantity = self.intent.outputs, self.quantity
+        if quantity is None or self.intent.group or self.intent.order or self.intent.limit:
+            return
+        if self._each_row():
+            return  # "the courses and how many hours each one takes": every row's own
+        if len(outputs) == 1 and outputs[0].element == quantity and not outputs[0].aggregate:
+            outputs[0] = Output(quantity, "sum")
+
+    def _each_row(self) -> bool:
+        """Whether "each" stands for the rows themselves ("each one", "each of them",
+        "each takes"), not before a thing to group by."""
+        tags = word_tags(tuple(w.text for w in self.words))
+        return any(
+            low == "each"
+            and (
+                i + 1 == len(self.lows)
+                or self.lows[i + 1] in ("one", "of")
+                or tags[i + 1].startswith("VB")
+            )
+            for i, low in enumerate(self.lows)
+        )
 
 
 def _a_key(element: Element) -> bool:

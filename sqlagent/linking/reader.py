@@ -9,7 +9,6 @@ what the question asks for.
 
 from dataclasses import replace
 
-from core.language import word_tags
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice, Chosen
 from sqlagent.linking.conditions import ConditionSteps
@@ -84,39 +83,6 @@ class Reader(
             self.intent.order = Ordering(None, True, aggregate="count")
             return
         raise Unreadable(f"it keeps {self.intent.limit} rows without knowing what ranks them")
-
-    def _quantity_after(self, value: Choice) -> Choice | None:
-        """ "how many king beds": the count column right after a value, of its rows."""
-        after = self.chosen.after(value.end - 1, within=1)
-        if after is None or after.start != value.end or after.is_value or after.is_table:
-            return None
-        return after if after.link.element.numeric and not self.a_key(after.link.element) else None
-
-    def _quantity_summed(self) -> None:
-        """ "how many beds are there in rooms with a queen bed": a column that holds a
-        count, asked for with nothing shown per row beside it, is the rows' total (one
-        row's value where the conditions leave one)."""
-        outputs, quantity = self.intent.outputs, self.quantity
-        if quantity is None or self.intent.group or self.intent.order or self.intent.limit:
-            return
-        if self._each_row():
-            return  # "the courses and how many hours each one takes": every row's own
-        if len(outputs) == 1 and outputs[0].element == quantity and not outputs[0].aggregate:
-            outputs[0] = Output(quantity, "sum")
-
-    def _each_row(self) -> bool:
-        """Whether "each" stands for the rows themselves ("each one", "each of them",
-        "each takes"), not before a thing to group by."""
-        tags = word_tags(tuple(w.text for w in self.words))
-        return any(
-            low == "each"
-            and (
-                i + 1 == len(self.lows)
-                or self.lows[i + 1] in ("one", "of")
-                or tags[i + 1].startswith("VB")
-            )
-            for i, low in enumerate(self.lows)
-        )
 
     def _order_as_number(self) -> None:
         order = self.intent.order
