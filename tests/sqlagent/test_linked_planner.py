@@ -1229,10 +1229,10 @@ def test_a_spider_database_is_read_in_plain_words(
 
 
 def test_tables_that_only_share_a_parent_no_one_names_are_not_joined(settings: Any) -> None:
-    """`player` and `match_season` both refer to `team`; a player's college is not where
-    some other player of their team went."""
+    """`player` and `match_season` both refer to `team`; a player's years played are not
+    those of some other player of their team who went to the college."""
     url = _spider_url("match_season", settings)
-    answer = _asked("List the players who went to college at Duke.", url)
+    answer = _asked("List the years played of the players who went to college at Duke.", url)
     assert answer.status == "declined"
     assert answer.rows == []
     assert "team" in answer.reason
