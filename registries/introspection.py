@@ -174,9 +174,7 @@ def _mysql_keys(cursor: Any) -> dict[str, _Keys]:
     for (table, index), (is_unique, columns) in indexes.items():
         if index == "PRIMARY":
             primary.setdefault(table, set()).update(columns)
-        elif is_unique and len(columns) == 1:
-            unique.setdefault(table, set()).add(columns[0])
-        if index == "PRIMARY" and len(columns) == 1:
+        if is_unique and len(columns) == 1:  # a one-column primary key too, as Django says
             unique.setdefault(table, set()).add(columns[0])
     return {
         table: _Keys(frozenset(primary.get(table, ())), frozenset(unique.get(table, ())))

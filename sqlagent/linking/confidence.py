@@ -267,7 +267,6 @@ def _listed_with_shown(
         for i in range(c.start, c.end)
     }
     covered = {i for c in chosen.choices for i in range(c.start, c.end)} | intent.used
-
     columns = {i for c in chosen.choices if not c.is_table for i in range(c.start, c.end)}
 
     def alone(i: int) -> bool:
