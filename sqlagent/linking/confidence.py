@@ -26,6 +26,7 @@ from sqlagent.linking.chosen import Chosen
 from sqlagent.linking.intent import Intent
 from sqlagent.linking.question import Word
 from sqlagent.linking.signals import (
+    DETERMINERS,
     EXCLUSIONS,
     GROUP_WORDS,
     NEGATIONS,
@@ -290,7 +291,7 @@ def _listed_with_shown(
     ]
 
 
-_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her", "each"})
+_DETERMINERS = DETERMINERS | {"a", "an", "each"}
 
 
 def _across_and(words: tuple[Word, ...], i: int, side: int) -> int:

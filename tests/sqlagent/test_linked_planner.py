@@ -1241,10 +1241,8 @@ def test_tables_that_only_share_a_parent_no_one_names_are_not_joined(settings: A
 def test_a_state_of_the_rows_that_nothing_reads_is_not_dropped(settings: Any) -> None:
     """ "Which pilots have been grounded?": every pilot would not answer it."""
     url = _spider_url("pilot_record", settings)
-    for question in ("Which pilots have been grounded?", "List the pilots that are retired."):
-        answer = _asked(question, url)
-        assert answer.status == "declined", answer.sql
-        assert "could not place" in answer.reason and answer.rows == []
+    _declined_naming_a_word(url, "Which pilots have been grounded?",
+                            "List the pilots that are retired.")  # fmt: skip
     # with a complement, the complement is the condition
     answer = _asked("Which pilots are in the team Bradley?", url)
     assert answer.status == "answered", answer.reason
@@ -1257,11 +1255,8 @@ def test_a_column_asked_beside_another_that_nothing_reads_is_not_dropped(
 ) -> None:
     """ "the names and hobbies of the pilots": the names alone would not answer it."""
     url = _spider_url("pilot_record", settings)
-    for question in ("List the names and hobbies of the pilots.",
-                     "Give each pilot's team and the salary."):  # fmt: skip
-        answer = _asked(question, url)
-        assert answer.status == "declined", answer.sql
-        assert "could not place" in answer.reason and answer.rows == []
+    _declined_naming_a_word(url, "List the names and hobbies of the pilots.",
+                            "Give each pilot's team and the salary.")  # fmt: skip
     # a word of a column's name, or another name for one, is read with it
     answer = _asked("Show the name and rank score of each pilot.", url)
     assert answer.status == "answered", answer.reason
@@ -1272,11 +1267,8 @@ def test_a_column_asked_beside_another_that_nothing_reads_is_not_dropped(
 def test_a_negation_the_reading_does_not_use_is_not_dropped(settings: Any) -> None:
     """ "chip models launched without wifi": every chip model would answer the opposite."""
     url = _spider_url("phone_1", settings)
-    for question in ("Which chip models were launched without wifi?",
-                     "List the chip models that never had wifi."):  # fmt: skip
-        answer = _asked(question, url)
-        assert answer.status == "declined", answer.sql
-        assert "could not place" in answer.reason and answer.rows == []
+    _declined_naming_a_word(url, "Which chip models were launched without wifi?",
+                            "List the chip models that never had wifi.")  # fmt: skip
     # a negation the reading uses, and one said twice, are read
     url = _spider_url("pilot_record", settings)
     for question in ("Which pilots are not in the team Bradley?",
@@ -1302,6 +1294,14 @@ def test_a_table_word_that_also_names_a_column_of_the_rows_asked_is_that_column(
     gold = _gold("SELECT Draft_Class FROM match_season WHERE College = 'Maryland'", url)
     assert matches(gold, answer.rows, ordered=False), answer.sql
     assert "Player" not in answer.sql.split("FROM")[0]
+
+
+def _declined_naming_a_word(url: str, *questions: str) -> None:
+    """Each question is declined with the word nothing placed, and runs nothing."""
+    for question in questions:
+        answer = _asked(question, url)
+        assert answer.status == "declined", answer.sql
+        assert "could not place" in answer.reason and answer.rows == []
 
 
 def _spider_url(db: str, settings: Any) -> str:
