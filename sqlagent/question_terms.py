@@ -202,6 +202,7 @@ def _proper_names(
         while (
             j < len(tokens)
             and j not in skip
+            and not _name_ends_before(question, tokens[j - 1], tokens[j])
             and (
                 tokens[j].text[:1].isupper()
                 or (
@@ -218,6 +219,13 @@ def _proper_names(
         names.append((" ".join(tok.text for tok in tokens[i:j]), j, j - i))
         i = j
     return names
+
+
+def _name_ends_before(question: str, last: Token, following: Token) -> bool:
+    """ "Plano, Texas", "in Golden, Colorado. Include ...": a comma or a sentence's end
+    between two capitalised words parts two names ("St. Louis" and "Inc." go on)."""
+    gap = question[last.start + len(last.text) : following.start]
+    return bool(re.search(r"[,;:!?]", gap)) or ("." in gap and len(last.text) > 3)
 
 
 def _mentions(tokens: list[Token], vocab: Vocabulary, *, skip: set[int]) -> list[Mention]:
@@ -352,6 +360,30 @@ _SUPERLATIVES = "|".join(HIGHEST + LOWEST)
 _RANKED_TOTAL = re.compile(rf"\b(?:{_SUPERLATIVES}) total\b(?! (?:of|amount|value))")
 
 
+# Participles that arrange rows: "grouped by", "sorted by" say how, not who did it.
+_ARRANGING = frozenset({"grouped", "sorted", "ordered", "split", "ranked", "arranged",
+                        "organized", "organised", "divided", "separated", "categorized",
+                        "categorised", "segmented", "bucketed"})  # fmt: skip
+
+
+def _passive_agent(q: str, at: int, question: str) -> bool:
+    """Whether the "by" at `at` follows a past participle that does not arrange and names
+    who did it ("declined by customers", "made by the Grove company"), not the groups ("issued
+    by branch", "completed by each technician")."""
+    if not q.startswith("by", at):
+        return False
+    words = tuple(re.findall(r"[a-z0-9']+", q))
+    before = len(re.findall(r"[a-z0-9']+", q[:at])) - 1
+    if before < 0 or before + 2 >= len(words) or words[before] in _ARRANGING:
+        return False
+    tags = word_tags(words)
+    after = words[before + 2]
+    named = re.search(rf"\bby {re.escape(after)}\b", question, re.IGNORECASE)
+    a_name = named is not None and named.group(0)[3:4].isupper()  # "made by Grove"
+    bare = tags[before + 2] == "NN" and not a_name  # "by branch": the groups
+    return tags[before] == "VBN" and after not in ("each", "every") and not bare
+
+
 def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
     q = _without_comparisons(question.lower())
     aggregate = None
@@ -390,6 +422,8 @@ def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
     if order and re.search(r"\bdesc(ending)?\b", q):
         descending = True
     group_by = group.group(1).strip() if group and not q.startswith("who ") else None
+    if group and _passive_agent(q, group.start(), question):
+        group_by = None  # "quotes declined by customers": who declined them, no grouping
     if group_by and group_by.split()[0] in _HELPER_VERBS:
         group_by = None  # "how many does each have": each of the rows already named
     if group_by:

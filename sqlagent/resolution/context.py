@@ -7,7 +7,7 @@ from registries.services import SemanticLayer
 from sqlagent.join_paths import shortest_path
 from sqlagent.question_terms import Mention, QuestionTerms
 from sqlagent.value_index import ValueIndex
-from sqlagent.vocabulary import Entry
+from sqlagent.vocabulary import Entry, singular
 
 _UNREACHED = 99  # the distance of a table no join path reaches
 
@@ -27,7 +27,10 @@ def question_context(
                     context.update(t for t in r.tables if t in layer.tables)
     catalogue = bool(context) and all(layer.tables[t].role == "reference" for t in context)
     for name, _ in terms.names:
-        context.update(t for t, _, v in values.values if v.lower() == name.lower())
+        # "Crane Technicians": the stored 'Crane Technician', said in the plural
+        *first, last = name.lower().split() or [""]
+        said = {name.lower(), " ".join([*first, singular(last)])}
+        context.update(t for t, _, v in values.values if v.lower() in said)
     return context, catalogue
 
 

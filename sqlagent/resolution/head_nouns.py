@@ -2,6 +2,7 @@
 name ("each type" after work orders: workOrderType), or the act a table records ("who
 signed off": workOrderSignature)."""
 
+from core.language import speaker_verbs
 from registries.services import SemanticLayer
 from sqlagent.question_terms import QuestionTerms
 from sqlagent.resolution.context import nearest
@@ -18,7 +19,7 @@ def resolve_head_noun(
     """ "work orders of each type", "safety checks of each template": a word that ends a
     table's name means that table when the question's other tables single it out, either
     by name (workOrder + type) or as the nearest through the joins."""
-    if len(word) < 4 or _resolve_doer(word, terms, layer, context, out):
+    if len(word) < 4 or _said_done(word, terms) or _resolve_doer(word, terms, layer, context, out):
         return
     for stem in (word[:-2], word[:-1]) if word.endswith("ed") else ():
         if stem in layer.tables and not out.entities:  # "the amount invoiced": invoice
@@ -44,6 +45,11 @@ def resolve_head_noun(
     out.entities.append((position, chosen[0], f"{word!r}: the {chosen[0]} of the question"))
     out.consumed.add(word)
     out.notes.append(f"{word!r} -> {chosen[0]}")
+
+
+def _said_done(word: str, terms: QuestionTerms) -> bool:
+    """ "the locations we service": what the business did, not the table of its noun."""
+    return word in speaker_verbs(tuple(t.text for t in terms.tokens if not t.quoted))
 
 
 def _resolve_doer(

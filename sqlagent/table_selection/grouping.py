@@ -82,12 +82,13 @@ def _said_group(
         named = phrase(name) == target or phrase(name).endswith(target)
         if named and (len(entities) > 1 or terms.shape.aggregate):
             return name, None
-    for _, ref in resolved.columns:
-        if phrase(ref.column) == target:
-            return None, ref
+    # "customers in each state": the customers' own state, before another table's
     found = _column_of_entities(target, layer, entities)
     if found is not None:
         return found
+    for _, ref in resolved.columns:
+        if phrase(ref.column) == target:
+            return None, ref
     if target in PERIODS:
         return None, None  # by a date's month or year (apply_grouping)
     raise CannotAnswer(f"cannot tell what to group by: {said!r}")
@@ -133,7 +134,9 @@ def _table_of_term(target: str, layer: SemanticLayer) -> str | None:
 def _column_of_entities(
     target: str, layer: SemanticLayer, entities: list[tuple[int, str]]
 ) -> Grouping | None:
-    """A column of a table named that the words name, or the table a key of one points to."""
+    """A column of a table named that the words name, or the table a key of one points to;
+    else the one column of those tables whose name ends with them ("state": billingState)."""
+    ending = []
     for name in [t for _, t in entities]:
         for column in layer.tables[name].columns:
             if phrase(column) == target and not column.endswith("Id"):
@@ -142,7 +145,9 @@ def _column_of_entities(
                 referenced = _referenced(layer, name, column)
                 if referenced:
                     return referenced, None
-    return None
+            if phrase(column).endswith(f" {target}") and not column.endswith("Id"):
+                ending.append(ColumnRef(name, column))
+    return (None, ending[0]) if len(ending) == 1 else None
 
 
 def apply_grouping(
@@ -163,6 +168,8 @@ def apply_grouping(
         plan.group_column = date_column(plan, terms, layer)
     if group_table:
         plan.require(group_table, "grouped by")
+    elif group_column:
+        plan.require(group_column.table, "grouped by")
 
 
 def _ranked_column(terms: QuestionTerms, resolved: Resolved, group_table: str) -> Grouping:

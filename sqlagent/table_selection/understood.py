@@ -20,7 +20,7 @@ FILLER = frozenset(
     led signed oversaw made make show give list name names count total sum each per
     recent latest oldest newest earliest alphabetically order ordered sorted entry record
     percent percentage share proportion ratio month year amount yet that maximum combined
-    minimum""".split()  # noqa: SIM905
+    minimum mean among amongst across ever based located situated""".split()  # noqa: SIM905
 ) | {*HIGHEST, *LOWEST}
 
 

@@ -12,7 +12,7 @@ from registries.semantic_layer import Resolution, SemanticLayer, Term
 from sqlagent.plan import CannotAnswer, QueryPlan
 from sqlagent.question_terms import extract_terms
 from sqlagent.resolution import resolve
-from sqlagent.resolution.context import head_table
+from sqlagent.resolution.context import head_table, question_context
 from sqlagent.schema_view import executable_schema
 from sqlagent.secure_views import rewrite_secure_views
 from sqlagent.sql_compiler import compile_plan
@@ -485,3 +485,54 @@ def test_a_preposition_before_each_says_the_grouping(warehouse_layer: SemanticLa
 def test_groups_said_before_the_verb_end_at_it(warehouse_layer: SemanticLayer) -> None:
     sql = _sql("How many inspections per template have been recorded?", warehouse_layer)
     assert "GROUP BY `inspectionTemplate`.`id`" in sql
+
+
+def test_by_after_a_participle_names_who_did_it(warehouse_layer: SemanticLayer) -> None:
+    # "made by Grove" says who made them: a condition, no groups
+    sql = _sql("How many assets were made by Grove?", warehouse_layer)
+    assert "GROUP BY" not in sql and "`manufacturer`.`name` = 'Grove'" in sql
+    # a bare noun after it, or "each", still names the groups
+    sql = _sql("How many invoices were issued by branch?", warehouse_layer)
+    assert "GROUP BY `branch`.`id`" in sql
+    sql = _sql("How many quotes were there, grouped by customer?", warehouse_layer)
+    assert "GROUP BY `customer`.`id`" in sql
+
+
+def test_a_grouping_word_is_first_a_column_of_the_rows_named(
+    warehouse_layer: SemanticLayer,
+) -> None:
+    # the customers' own billing state, not the state of their locations (left unjoined)
+    sql = _sql("Give me the number of customers for each state.", warehouse_layer)
+    assert "GROUP BY `customer`.`billingState`" in sql and "customerLocation" not in sql
+
+
+def test_a_name_said_in_the_plural_sets_the_context(warehouse_layer: SemanticLayer) -> None:
+    # "Safety Officers" is the stored role 'Safety Officer': ambiguous words ("hourly rate")
+    # are then read among the roles' employees, not the customers' rates
+    terms = extract_terms(
+        "What is the mean hourly rate of the Safety Officers we employ?",
+        vocabulary(warehouse_layer, VALUES.values),
+        today=date(2026, 11, 21),
+    )
+    context, _ = question_context(terms, warehouse_layer, VALUES)
+    assert "employeeRole" in context
+
+
+def test_where_rows_are_located_is_their_place(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many customers are located in Texas?", warehouse_layer)
+    assert "`customer`.`billingState` = 'TX'" in sql
+
+
+def test_a_comma_parts_two_names(warehouse_layer: SemanticLayer) -> None:
+    terms = extract_terms(
+        "Which sites do we have in Austin, Texas? Show Lighthouse Power LLC's too.",
+        vocabulary(warehouse_layer, VALUES.values),
+        today=date(2026, 11, 21),
+    )
+    assert [name for name, _ in terms.names] == ["Austin", "Texas", "Lighthouse Power LLC"]
+
+
+def test_what_we_do_to_the_rows_names_no_table(warehouse_layer: SemanticLayer) -> None:
+    # "do we service" is the business's act, not a join to the service table
+    sql = _sql("How many customer locations do we service in Texas?", warehouse_layer)
+    assert "`customerLocation`.`state` = 'TX'" in sql and "service" not in sql
