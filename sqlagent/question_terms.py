@@ -403,9 +403,13 @@ def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
     )
     top = (
         re.search(r"\btop\s+(\d+|one|two|three|four|five|ten)\b", q)
-        or re.search(r"^(?:which|what are the|list the|show the)\s+(\d+|three|five|ten)\b", q)
         or re.search(
-            r"\b(\d{1,3}|three|five|ten)\s+(?:\w+\s+){0,3}?(?:most|least|highest|lowest)\b", q
+            r"^(?:which|what are the|list the|(?:show|give)(?: me)? the)\s+"
+            r"(\d+|three|five|ten)\b",
+            q,
+        )
+        or re.search(
+            rf"\b(\d{{1,3}}|three|five|ten)\s+(?:\w+\s+){{0,3}}?(?:most|least|{_SUPERLATIVES})\b", q
         )
     )
     top_n = None

@@ -38,6 +38,7 @@ def select_tables(terms: QuestionTerms, resolved: Resolved, layer: SemanticLayer
     apply_grouping(plan, grouping, terms, resolved, layer)
     measure(plan, terms, resolved, layer)
     _unit_not_groups(plan)
+    _groups_of_one(plan, layer)
     versus_average(plan, terms, resolved, layer)
     add_asked_columns(plan, terms, resolved, layer, anchor_at)
     bound(plan, terms, resolved, entities)
@@ -63,6 +64,17 @@ def _unit_not_groups(plan: QueryPlan) -> None:
     amount = plan.aggregate in ("avg", "sum", "min", "max") and plan.group_column is None
     if amount and plan.measure is not None and plan.group_table == plan.measure.table:
         plan.group_table = None
+
+
+def _groups_of_one(plan: QueryPlan, layer: SemanticLayer) -> None:
+    """Rows of a table that each belong to one counted row ("what hazard ... most often" read
+    as answers flagged a hazard, counting their checks): every group counts one, so the
+    ranking says nothing."""
+    grouped, counted = plan.group_table, plan.anchor
+    if plan.aggregate != "count" or grouped is None or grouped == counted:
+        return
+    if any(r.from_table == grouped and r.to_table == counted for r in layer.relationships):
+        raise CannotAnswer(f"each {grouped} row belongs to one {counted}: no count to compare")
 
 
 def _require_named(plan: QueryPlan, resolved: Resolved, absent: set[str]) -> list[Filter]:

@@ -8,6 +8,7 @@ from registries.services import SemanticLayer, Table
 from sqlagent.plan import DATES, NUMERIC, CannotAnswer, ColumnRef, QueryPlan
 from sqlagent.question_terms import HIGHEST, LOWEST, QuestionTerms
 from sqlagent.table_selection.date_range import AUDIT
+from sqlagent.vocabulary import own_total
 
 
 def order(plan: QueryPlan, terms: QuestionTerms, layer: SemanticLayer) -> None:
@@ -43,13 +44,16 @@ _SUPERLATIVE = re.compile(rf"\b({'|'.join(HIGHEST + LOWEST)})\b")
 
 def _by_number(plan: QueryPlan, terms: QuestionTerms, layer: SemanticLayer) -> bool:
     """ "the highest hourly rate", "the 3 employees with the lowest hourly rate": the rows
-    ranked by the one number column the question names, the first ones kept."""
+    ranked by the one number column the question names (else the rows' own amount), the
+    first ones kept."""
     said = _SUPERLATIVE.search(terms.text)
     if said and len({w in HIGHEST for w in _SUPERLATIVE.findall(terms.text)}) > 1:
         raise CannotAnswer("the highest and the lowest at once are not compiled without an LLM")
     numbers = [
         c for c in plan.columns if layer.tables[c.table].columns[c.column].data_type in NUMERIC
     ]
+    if said is not None and not numbers and (total := own_total(layer, plan.anchor)):
+        numbers = [ColumnRef(plan.anchor, total)]  # "the largest payment": by its amount
     if said is None or len(numbers) != 1:
         return False
     plan.order_by, plan.descending = numbers[0], said.group(1) in HIGHEST

@@ -20,7 +20,8 @@ FILLER = frozenset(
     led signed oversaw made make show give list name names count total sum each per
     recent latest oldest newest earliest alphabetically order ordered sorted entry record
     percent percentage share proportion ratio month year amount yet that maximum combined
-    minimum mean among amongst across ever based located situated""".split()  # noqa: SIM905
+    minimum mean among amongst across ever single based located situated breakdown get got
+    gotten""".split()  # noqa: SIM905
 ) | {*HIGHEST, *LOWEST}
 
 

@@ -9,6 +9,7 @@ the new question names again anywhere, or does not name at all (counted: evidenc
 """
 
 import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -140,3 +141,52 @@ def _compared_column(literal: exp.Literal) -> str | None:
             if isinstance(side, exp.Column):
                 return side.name.lower()
     return None
+
+
+def unsaid_numbers(
+    words: tuple[Word, ...], verified: tuple[Word, ...], fitted: Fitted
+) -> set[float]:
+    """Numbers the verified question says, still in its SQL, that this question does not."""
+    mine = {w.number for w in words if w.number is not None}
+    theirs = {
+        w.number
+        for i, w in enumerate(verified)
+        if w.number is not None and i not in fitted.verified_used
+    }
+    kept = {n for literal in fitted.statement.find_all(exp.Literal) for n in _said_in(literal)}
+    return (theirs - mine) & kept
+
+
+def _said_in(literal: exp.Literal) -> set[float]:
+    """The number a literal holds: its value, or the year of a date ('2025-01-01')."""
+    if literal.is_number:
+        return {float(literal.this)}
+    year = re.match(r"(\d{4})-\d\d", str(literal.this))
+    return {float(year.group(1))} if year else set()
+
+
+def without_conditions_on(statement: exp.Expression, numbers: set[float]) -> exp.Expression | None:
+    """The statement without the conditions of its WHERE that hold the numbers; None when one
+    of them stands anywhere else."""
+    trimmed = statement.copy()
+    where = trimmed.args.get("where")
+    if not isinstance(trimmed, exp.Select) or where is None:
+        return None
+    conditions: list[exp.Expr] = (
+        list(where.this.flatten()) if isinstance(where.this, exp.And) else [where.this]
+    )
+
+    def held(node: exp.Expr, *, dates: bool = False) -> int:
+        return sum(
+            1
+            for lit in node.find_all(exp.Literal)
+            if (lit.is_number or dates) and _said_in(lit) & numbers
+        )
+
+    # a year in a date range ('2025-01-01' to '2026-01-01') is not one condition to drop
+    holding = [c for c in conditions if held(c)]
+    if not holding or sum(held(c) for c in holding) != held(trimmed, dates=True):
+        return None
+    kept = [c for c in conditions if not held(c)]
+    trimmed.set("where", exp.Where(this=exp.and_(*kept)) if kept else None)
+    return trimmed

@@ -41,7 +41,7 @@ from sqlagent.linking.signals import (
     phrase_at,
 )
 from sqlagent.linking.values import StoredValues, value_key
-from sqlagent.verified.literals import Fitted, fit_literals
+from sqlagent.verified.literals import Fitted, fit_literals, unsaid_numbers, without_conditions_on
 from sqlagent.verified.store import Known, Pool
 
 T = TypeVar("T")
@@ -110,6 +110,13 @@ def matches(
             # A number the question says that neither the verified question nor its SQL
             # holds: "in 2024" is not a rewording of the 2025 query.
             continue
+        if unsaid := unsaid_numbers(words, known.words, fitted):
+            # "Which technician completed the most work orders?" of the 2025 query: every
+            # year's, its condition on 2025 left out; a number elsewhere (LIMIT 5) differs.
+            statement = without_conditions_on(fitted.statement, unsaid)
+            if statement is None:
+                continue
+            fitted.statement = statement
         theirs = _derived(known, "named", lambda k: _named(k.words, schema, values))
         contradicts = (
             contradiction(words, known.words)

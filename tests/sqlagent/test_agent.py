@@ -100,6 +100,20 @@ def test_a_question_it_cannot_read_is_declined_with_its_reason_and_nothing_runs(
     assert "execution" not in {e["step"] for e in answer.trace}
 
 
+def test_groups_that_each_hold_one_counted_row_are_no_ranking() -> None:
+    # read as safety answers that flag a hazard, each answer is of one check: every group
+    # would count one, so "most often" is declined rather than answered with the first id
+    answer = ask("Which hazard gets flagged most often on safety checks?", scope=Scope())
+    assert answer.status == "declined" and "belongs to one" in answer.reason
+    assert answer.sql is None
+
+
+def test_the_largest_of_rows_is_by_their_own_amount() -> None:
+    answer = ask("Show me the 3 largest payments.", scope=Scope())
+    assert answer.status == "answered" and len(answer.rows) == 3
+    assert "ORDER BY `payment`.`amount` DESC" in (answer.sql or "")
+
+
 @pytest.mark.parametrize("question", ["", "   \n\t "])
 def test_an_empty_question_is_declined(question: str) -> None:
     answer = ask(question, scope=Scope())

@@ -345,3 +345,24 @@ def test_an_embedding_service_out_of_reach_leaves_the_planners_to_answer(
         get_embedder.cache_clear()
     assert saved.pk and not saved.embedding  # kept, to be embedded when the service is back
     assert answer.status == "answered" and answer.verified is None
+
+
+def test_a_year_the_question_does_not_say_is_left_out(warehouse: DataSource) -> None:
+    confirm(
+        warehouse.name,
+        "Which customer had the most quotes in 2025?",
+        "SELECT c.name, COUNT(*) AS quotes FROM quote q JOIN customer c ON c.id = q.customerId "
+        "WHERE q.status <> 'void' AND YEAR(q.issuedOn) = 2025 GROUP BY c.id, c.name "
+        "ORDER BY quotes DESC LIMIT 1",
+    )
+    answer = ask("Which customer had the most quotes?", scope=Scope())
+    assert answer.verified and answer.sql
+    assert "2025" not in answer.sql and "'void'" in answer.sql  # every year's quotes
+    # a year said only in a range of dates is no one condition to leave out: not taken
+    confirm(
+        warehouse.name,
+        "How many quotes were accepted in 2025?",
+        "SELECT COUNT(*) FROM quote WHERE status = 'accepted' "
+        "AND issuedOn >= '2025-01-01' AND issuedOn < '2026-01-01'",
+    )
+    assert ask("How many quotes were accepted?", scope=Scope()).verified is None
