@@ -132,6 +132,7 @@ def extract_terms(question: str, vocab: Vocabulary, *, today: date) -> QuestionT
     names = _proper_names(question, tokens, in_date, codes)
     named = {i for _, end, length in names for i in range(end - length, end)}
     shape_words = [m.span() for m in _SHAPE_IDIOM.finditer(question)]
+    shape_words += [m.span(n) for m in _BREAK_DOWN.finditer(question) for n in (1, 2)]
     in_shape = _tokens_in(tokens, shape_words + _versus_average(question.lower())[1])
     mentions = _things_not_verbs(tokens, _mentions(tokens, vocab, skip=in_date | named | in_shape))
     covered = {i for m in mentions for i in range(m.position, m.position + m.length)}
@@ -174,6 +175,8 @@ def _tokens_in(tokens: list[Token], spans: list[tuple[int, int]]) -> set[int]:
 # Words that only say the question's shape: "broken down by type" groups, it is not the
 # "broken down" a term may mean.
 _SHAPE_IDIOM = re.compile(r"\b(?:broken down|grouped|split|sorted|ordered|ranked) by\b", re.I)
+# "break the work orders down by status": the verb's two words, not what lies between
+_BREAK_DOWN = re.compile(r"\b(break(?:s|ing)?)\b(?:\s+[\w'-]+){0,4}?\s+(down)\b", re.I)
 
 
 # "(cranes, forklifts, etc.)", "(e.g. labor)", "(labor, parts, services)": a list in

@@ -67,6 +67,8 @@ def _compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
         raise Unrelated(f"the tables it names are not related: {error}") from error
     names = Names(joins)
     _no_unsaid_parent(intent, layer, joins)
+    if intent.both and all(o.aggregate for o in intent.outputs):
+        _each_value_counted(intent)
     if not intent.both:
         return _select(intent, layer, joins, names, intent.conditions)
     # Each half shows the rows, not the column the two conditions differ on, nor another
@@ -88,6 +90,19 @@ def _compose(intent: Intent, layer: SemanticLayer) -> exp.Expression:
     for half in halves[1:]:
         statement = exp.intersect(statement, half, distinct=True)
     return statement
+
+
+def _each_value_counted(intent: Intent) -> None:
+    """ "How many artists are male and how many are female?": a total for each value said,
+    not the totals that both values share (an INTERSECT of two counts)."""
+    columns = {c.element for c in intent.both}
+    if len(columns) != 1 or any(c.op != "=" for c in intent.both) or intent.group is not None:
+        raise Unreadable("it asks for totals of two kinds of rows at once")
+    column = columns.pop()
+    values = [c.value for c in intent.both]
+    intent.conditions.append(Condition(column, "in", values, at=intent.both[0].at))
+    intent.group, intent.both = column, []
+    intent.outputs = [Output(column), *intent.outputs]
 
 
 def _no_unsaid_parent(intent: Intent, layer: SemanticLayer, joins: JoinPlan) -> None:

@@ -304,8 +304,20 @@ def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWor
             for table, column, value in found:
                 element = elements.get((table, column))
                 if element is not None and score:
-                    links.append(Link(start, start + size, element, score, value=value))
+                    own = max(score, _names_own_value(run, element))
+                    links.append(Link(start, start + size, element, own, value=value))
     return links
+
+
+def _names_own_value(run: tuple[Word, ...], element: Element) -> float:
+    """ "the good customers" of `good_or_bad_customer`: a word of a column's name that the
+    column stores is its value (the name lists what it holds), not the column."""
+    if len(run) != 1 or run[0].quoted:
+        return 0.0
+    return _OWN_VALUE if {run[0].lemma, run[0].lower} & set(element.names[0][0]) else 0.0
+
+
+_OWN_VALUE = 0.9
 
 
 _OTHER_FORM = 0.9  # a value met in another form of its word

@@ -5,6 +5,8 @@ from sqlagent.linking import signals as sig
 from sqlagent.linking.intent import Condition
 from sqlagent.linking.reading_base import ReaderBase
 
+_HAS = frozenset({"has", "have", "having"})
+
 
 class PatternSteps(ReaderBase):
     def _patterns(self) -> None:
@@ -18,7 +20,9 @@ class PatternSteps(ReaderBase):
             op = "starts" if said & sig.STARTS else "ends" if said & sig.ENDS else "like"
             if op == "like" and any(w in sig.NEGATIONS for w in window):
                 op = "unlike"  # "without the letter M", "does not contain 'x'"
-            if self._inside(i, word.text, op) or not said & (sig.LIKE_WORDS | sig.LITERAL_NOUNS):
+            # quoted text no column holds whole, that a column "has": "whose name has 'Led'"
+            introduced = sig.LIKE_WORDS | sig.LITERAL_NOUNS | (_HAS if word.quoted else set())
+            if self._inside(i, word.text, op) or not said & introduced:
                 continue  # "the word 'son' in their personal names": the column after
             # "names that end with": the words say the match, they name no column (END_DATE)
             for n in range(max(0, i - 4), i):

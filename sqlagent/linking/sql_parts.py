@@ -52,6 +52,8 @@ def compare(target: exp.Expr, op: str, value: Any, second: Any = None) -> exp.Ex
     if op == "between":  # numbers, or the dates of a year
         upper = said if second is None else literal(second)
         return exp.Between(this=target, low=said, high=upper)
+    if op == "in":
+        return exp.In(this=target, expressions=[literal(v) for v in value])
     if op == "unlike":
         return exp.Not(this=exp.Like(this=target, expression=exp.Literal.string(f"%{value}%")))
     if op in ("like", "starts", "ends"):

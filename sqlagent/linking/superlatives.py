@@ -371,8 +371,9 @@ class SuperlativeSteps(ReaderBase):
             self.intent.order = Ordering(None, low in sig.DESCENDING, aggregate="count")
         else:
             return False
-        self.intent.limit = limit
         self.use(i, i + 2)
+        # "from the most recent to the oldest": every row in that order
+        self.intent.limit = None if self._order_from(i) else limit
         return True
 
     def _subject_before(self, i: int) -> Choice | None:

@@ -1212,8 +1212,32 @@ SPIDER_READINGS += [
     ),
 ]
 
+# Readings of this round, each in new words.
+NEW_READINGS = [
+    (  # a word of a column's own name that the column stores is its value
+        "products_for_hire",
+        "Show the last names of the good customers.",
+        "SELECT last_name FROM Customers WHERE good_or_bad_customer = 'good'",
+    ),
+    (  # quoted text a column "has": searched for inside it
+        "store_1",
+        "Give the titles of the albums whose title has 'Greatest'.",
+        "SELECT title FROM albums WHERE title LIKE '%Greatest%'",
+    ),
+    (  # "from the most recent to the oldest": every row, in that order
+        "swimming",
+        "List the names of the events, from the most recent to the oldest.",
+        "SELECT Name FROM event",
+    ),
+    (  # how many of each of two values: a count per value, not the counts both share
+        "dorm_1",
+        "How many students are female and how many are male?",
+        "SELECT Sex, COUNT(*) FROM Student WHERE Sex IN ('F', 'M') GROUP BY Sex",
+    ),
+]
 
-READINGS = [(*reading, False) for reading in SPIDER_READINGS] + [
+
+READINGS = [(*reading, False) for reading in SPIDER_READINGS + NEW_READINGS] + [
     (*reading, True) for reading in ORDERED_READINGS
 ]
 

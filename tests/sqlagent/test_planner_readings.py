@@ -536,3 +536,8 @@ def test_what_we_do_to_the_rows_names_no_table(warehouse_layer: SemanticLayer) -
     # "do we service" is the business's act, not a join to the service table
     sql = _sql("How many customer locations do we service in Texas?", warehouse_layer)
     assert "`customerLocation`.`state` = 'TX'" in sql and "service" not in sql
+
+
+def test_breaking_rows_down_by_a_column_groups_them(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("Can you break the work orders down by status?", warehouse_layer)
+    assert "GROUP BY `workOrder`.`status`" in sql and "out_of_service" not in sql
