@@ -6,6 +6,7 @@ from registries.services import SemanticLayer
 from sqlagent.join_paths import related
 from sqlagent.plan import ColumnRef, Filter
 from sqlagent.question_terms import QuestionTerms
+from sqlagent.resolution.context import join_distance
 from sqlagent.resolution.resolved import Resolved, mention_lengths
 from sqlagent.value_index import ValueIndex
 
@@ -63,7 +64,12 @@ def resolve_name(
     # The tables words name beat the context, which holds every table the name is in; of
     # those, the one named last before it ("customer sites in Phoenix": the sites).
     said = {t: p for p, t, _ in sorted(out.entities) if p < end}
-    matches.sort(key=lambda m: (m[0] != next_table, -said.get(m[0], -1), m[0] not in context))
+    # else the table nearest the one named after it ("Installation work order": its type)
+    near = {next_table} if next_table else context
+    distance = {t: join_distance(t, near, layer) if near else 0 for t, _, _ in matches}
+    matches.sort(
+        key=lambda m: (m[0] != next_table, -said.get(m[0], -1), m[0] not in context, distance[m[0]])
+    )
     table, column, value = matches[0]
     ref = ColumnRef(table, column)
     out.filters.append((end - 1, Filter((ref,), "=", value, f"{name!r} is a {ref}")))
@@ -71,9 +77,19 @@ def resolve_name(
 
 
 def _table_after(terms: QuestionTerms, end: int) -> str | None:
+    """The table named right after a name, by its name or a term for it."""
     for mention in terms.mentions:
-        if mention.position == end and mention.best.kind == "table":
+        if mention.position != end:
+            continue
+        if mention.best.kind == "table":
             return mention.best.table
+        if mention.best.kind == "term" and mention.best.term:
+            structural = [
+                r
+                for r in mention.best.term.resolutions
+                if r.rank == "primary" and r.match_type == "structural" and len(r.tables) == 1
+            ]
+            return structural[0].tables[0] if structural else None
     return None
 
 

@@ -30,6 +30,8 @@ VALUES = ValueIndex(
         ("customerLocation", "state", "TX"),
         ("manufacturer", "name", "Grove"),
         ("employeeRole", "name", "Safety Officer"),
+        ("serviceCategory", "name", "Repair"),
+        ("workOrderType", "name", "Repair"),
     ),
     codes=(("workOrder", "workOrderNumber", r"WO\-\d{6}"),),
 )
@@ -541,3 +543,9 @@ def test_what_we_do_to_the_rows_names_no_table(warehouse_layer: SemanticLayer) -
 def test_breaking_rows_down_by_a_column_groups_them(warehouse_layer: SemanticLayer) -> None:
     sql = _sql("Can you break the work orders down by status?", warehouse_layer)
     assert "GROUP BY `workOrder`.`status`" in sql and "out_of_service" not in sql
+
+
+def test_a_name_before_a_thing_is_of_the_table_nearest_it(warehouse_layer: SemanticLayer) -> None:
+    # 'Repair' is a work order type and a service category: said of work orders, their type
+    sql = _sql("How many Repair work orders do we have?", warehouse_layer)
+    assert "`workOrderType`.`name` = 'Repair'" in sql and "serviceCategory" not in sql
