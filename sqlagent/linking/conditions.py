@@ -13,7 +13,8 @@ from sqlagent.linking.value_conditions import ValueConditionSteps
 
 # Words between a column and the number said of it: "whose advisor is not 2192".
 _SAID_OF = frozenset({"is", "was", "are", "were", "equal", "equals", "to", "of", "either",
-                      "not", "isnt", "wasnt", "=", "number", "numbered"})  # fmt: skip
+                      "not", "isnt", "wasnt", "=", "number", "numbered", "that",
+                      "which"})  # fmt: skip
 
 # Number words that are seldom a stored number: "one of", "twice as many".
 _NOT_A_VALUE = frozenset({"one", "once", "twice", "thrice"})
@@ -312,7 +313,7 @@ class ConditionSteps(ValueConditionSteps):
     def _named_before(self, i: int) -> tuple[Choice | None, str]:
         """The column or table a number is said of, and how: right before it, or before
         "is", "is not", "either"."""
-        named = self.chosen.before(i, within=3)
+        named = self.chosen.before(i, within=4)  # "a department id that is not 40"
         if named is None or named.is_value or not self.free(named):
             return None, "="
         between = self.lows[named.end : i]

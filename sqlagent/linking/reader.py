@@ -15,6 +15,7 @@ from sqlagent.linking.conditions import ConditionSteps
 from sqlagent.linking.counting import CountSteps
 from sqlagent.linking.flags import FlagSteps
 from sqlagent.linking.intent import Intent, Ordering, Output
+from sqlagent.linking.missing_rows import MissingSteps
 from sqlagent.linking.orders import OrderSteps
 from sqlagent.linking.output_words import OutputWordSteps
 from sqlagent.linking.owners import OwnerSteps
@@ -40,6 +41,7 @@ class Reader(
     CountSteps,
     ConditionSteps,
     FlagSteps,
+    MissingSteps,
     OrderSteps,
     OutputWordSteps,
     OwnerSteps,
@@ -216,19 +218,6 @@ class Reader(
         self.intent.group, self.intent.period = date, part
         self.intent.need(date.table)
         return True
-
-    def _missing(self) -> None:
-        for i, low in enumerate(self.lows):
-            if low not in sig.NEGATIONS or i in self.intent.used:
-                continue
-            target = self.next_choice(i + 1, within=5)
-            # "dorms that do not have any amenity", said as a key (`amenid`) of its table or
-            # of the table pairing them
-            keyed = target is not None and not target.is_value and self.a_key(target.link.element)
-            if target is not None and (target.is_table or keyed):
-                self.intent.missing = self.take(target).table
-                self.use(i, target.start)
-                return
 
     def _outputs(self) -> None:
         last: tuple[Choice, list[str]] | None = None  # the column asked before, its aggregates

@@ -83,8 +83,12 @@ def check_understood(terms: QuestionTerms, resolved: Resolved, layer: SemanticLa
         and not (dated and _date_verb(w))
     ] + resolved.unresolved
     qualifiers = _qualifiers(resolved, layer)
+    # "tagged as Government": the verb of the table the value is in (tag.name)
     filtered = {
-        _stem(w) for _, f in resolved.filters for c in f.columns for w in phrase(c.column).split()
+        _stem(w)
+        for _, f in resolved.filters
+        for c in f.columns
+        for w in (*phrase(c.column).split(), *phrase(c.table).split())
     }
     # "billed in Texas": the verb says which state column the filter reads (billingState).
     unknown = [w for w in unknown if w not in qualifiers and _stem(w) not in filtered]
@@ -133,7 +137,10 @@ def _grouping_prepositions(words: tuple[str, ...]) -> set[str]:
 def _stem(word: str) -> str:
     for ending in ("ing", "ed"):
         if word.endswith(ending) and len(word) - len(ending) >= 3:
-            return word[: -len(ending)]
+            stem = word[: -len(ending)]
+            # "tagged", "planned": the consonant doubled before the ending, once
+            doubled = len(stem) >= 4 and stem[-1] == stem[-2] and stem[-1] not in "aeioulsfz"
+            return stem[:-1] if doubled else stem
     return word
 
 

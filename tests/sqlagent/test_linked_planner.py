@@ -1229,6 +1229,16 @@ NEW_READINGS = [
         "List the names of the events, from the most recent to the oldest.",
         "SELECT Name FROM event",
     ),
+    (  # a negated column of the table that refers to the rows: none of its rows do
+        "election",
+        "Show the names of the parties that have no delegates at all.",
+        "SELECT Party FROM party WHERE Party_ID NOT IN (SELECT Party FROM election)",
+    ),
+    (  # a number said of a column across "that is not"
+        "hr_1",
+        "Give the first names of employees with a manager id that is not 100.",
+        "SELECT first_name FROM employees WHERE manager_id <> 100",
+    ),
     (  # how many of each of two values: a count per value, not the counts both share
         "dorm_1",
         "How many students are female and how many are male?",
@@ -1395,3 +1405,9 @@ def test_rows_kept_with_nothing_that_ranks_them_are_declined(
     answer = _asked(question, _spider_url(db, settings))
     assert answer.status == "declined"
     assert "without knowing what ranks them" in answer.reason
+
+
+def test_rows_missing_from_a_table_that_holds_them_twice_are_not_guessed(settings: Any) -> None:
+    # a friendship holds two people: which side the missing person would be is a guess
+    url = _spider_url("network_2", settings)
+    _declined_naming_a_word(url, "Which people have no friends at all?")

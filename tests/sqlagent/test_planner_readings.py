@@ -32,6 +32,7 @@ VALUES = ValueIndex(
         ("employeeRole", "name", "Safety Officer"),
         ("serviceCategory", "name", "Repair"),
         ("workOrderType", "name", "Repair"),
+        ("tag", "name", "Key Account"),
     ),
     codes=(("workOrder", "workOrderNumber", r"WO\-\d{6}"),),
 )
@@ -549,3 +550,11 @@ def test_a_name_before_a_thing_is_of_the_table_nearest_it(warehouse_layer: Seman
     # 'Repair' is a work order type and a service category: said of work orders, their type
     sql = _sql("How many Repair work orders do we have?", warehouse_layer)
     assert "`workOrderType`.`name` = 'Repair'" in sql and "serviceCategory" not in sql
+
+
+def test_the_verb_of_the_table_a_value_is_in_changes_nothing(
+    warehouse_layer: SemanticLayer,
+) -> None:
+    # 'Key Account' is a tag's name: "tagged" only restates it
+    sql = _sql("List the customers tagged Key Account.", warehouse_layer)
+    assert "`tag`.`name` = 'Key Account'" in sql
