@@ -9,7 +9,8 @@ from sqlagent.linking.schema_words import Element
 class OutputWordSteps(OwnerSteps):
     def _name_of_column(self, choice: Choice) -> bool:
         """ "the names of all cities with more than one airport": where the city is a text
-        column beside the name, its value is the name asked for."""
+        column beside the name (or the name's table is named by nothing else), its value is
+        the name asked for."""
         element = choice.link.element
         if "name" not in element.names[0][0]:
             return False
@@ -19,10 +20,12 @@ class OutputWordSteps(OwnerSteps):
         if at == choice.end or after is None or after.start != at or after.is_table:
             return False
         other = after.link.element
+        # "the names of authors": the author column, not the name of a table only "names" names
+        alone = all(c is choice or c.table != element.table for c in self.chosen.choices)
         return (
             not after.is_value
             and after.link.score >= 0.75
-            and other.table == element.table
+            and (other.table == element.table or alone)
             and not other.numeric
             and not other.primary_key
             and "name" not in other.names[0][0]

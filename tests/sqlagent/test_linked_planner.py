@@ -1239,6 +1239,11 @@ NEW_READINGS = [
         "Give the first names of employees with a manager id that is not 100.",
         "SELECT first_name FROM employees WHERE manager_id <> 100",
     ),
+    (  # "the names of authors": the author column, not the name of a table only "names" names
+        "workshop_paper",
+        "Give the names of authors from the college Notre Dame.",
+        "SELECT Author FROM submission WHERE College = 'Notre Dame'",
+    ),
     (  # how many of each of two values: a count per value, not the counts both share
         "dorm_1",
         "How many students are female and how many are male?",
