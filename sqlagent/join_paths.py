@@ -53,8 +53,16 @@ def related(one: str, other: str, layer: SemanticLayer) -> bool:
 
 
 def _weight(rel: Relationship) -> float:
-    # Hops dominate; confidence only breaks ties between paths of equal length.
-    return 1.0 + (1.0 - rel.confidence)
+    # Hops dominate; confidence breaks ties between paths of equal length, then a key named
+    # after the table it points to (workTime.crewId over crew.createdByUserId).
+    return 1.0 + (1.0 - rel.confidence) + (0.0 if _named(rel) else _UNNAMED)
+
+
+_UNNAMED = 0.001
+
+
+def _named(rel: Relationship) -> bool:
+    return rel.from_column.lower() == f"{rel.to_table}{rel.to_column}".lower()
 
 
 @lru_cache(maxsize=16)
@@ -79,11 +87,7 @@ def _preferred(candidate: Relationship, current: Relationship) -> bool:
     column is named after the table it points to (workOrder.customerId over createdBy)."""
     if candidate.confidence != current.confidence:
         return candidate.confidence > current.confidence
-
-    def named(rel: Relationship) -> bool:
-        return rel.from_column.lower() == f"{rel.to_table}{rel.to_column}".lower()
-
-    return named(candidate) and not named(current)
+    return _named(candidate) and not _named(current)
 
 
 def _may_bridge(layer: SemanticLayer, table: str, ends: tuple[str, str]) -> bool:

@@ -1,6 +1,7 @@
 """Phrases the vocabulary knows: a term, a table, a role ("the account manager of X"), a
 group of columns, or a value, flag or column of the table nearest the question's tables."""
 
+from core.language import word_tags
 from registries.services import SemanticLayer
 from sqlagent.plan import ColumnRef, Filter
 from sqlagent.question_terms import Mention, QuestionTerms
@@ -42,7 +43,11 @@ def resolve_mention(
     if len(roles) == 1:
         _resolve_role(mention, roles[0], layer, out)
         return
-    _resolve_column_meaning(said, layer, context, out, owner=_table_before(mention, terms))
+    tags = word_tags(tuple(t.text for t in terms.tokens))
+    verb = tags[mention.position].startswith("VB")  # "which manufacturers make forklifts"
+    _resolve_column_meaning(
+        said, layer, context, out, owner=_table_before(mention, terms), as_verb=verb
+    )
 
 
 def _table_before(mention: Mention, terms: QuestionTerms) -> str | None:
@@ -65,7 +70,13 @@ def _resolve_role(mention: Mention, entry: Entry, layer: SemanticLayer, out: Res
 
 
 def _resolve_column_meaning(
-    said: Said, layer: SemanticLayer, context: set[str], out: Resolved, *, owner: str | None
+    said: Said,
+    layer: SemanticLayer,
+    context: set[str],
+    out: Resolved,
+    *,
+    owner: str | None,
+    as_verb: bool = True,
 ) -> None:
     """A value, a flag or a column, in the table the words single out."""
     mention, negated = said.mention, said.negated
@@ -80,7 +91,7 @@ def _resolve_column_meaning(
     # "active employees", "completed inspections": a word before a thing is said of it.
     said_of = [e for e in entries if e.table == said.head]
     chosen = said_of[0] if said_of else in_context(entries, context, layer)
-    if chosen.kind == "column" and mention.text.lower() in FILLER_VERBS:
+    if chosen.kind == "column" and mention.text.lower() in FILLER_VERBS and as_verb:
         return  # "which manufacturers make forklifts": a verb, not vehicle.make
     if _is_filter(chosen, layer) and context and far(chosen.table, context, layer):
         # "inspections passed" is not employeeTraining.isPassed, two joins away.

@@ -108,6 +108,13 @@ def test_groups_that_each_hold_one_counted_row_are_no_ranking() -> None:
     assert answer.sql is None
 
 
+def test_the_demo_registry_knows_the_words_people_use_for_people_and_the_fleet() -> None:
+    answer = ask("How many vehicles are in our fleet?", scope=Scope())
+    assert answer.status == "answered" and "FROM `vehicle`" in (answer.sql or "")
+    answer = ask("How many people are based in the Denver branch?", scope=Scope())
+    assert answer.status == "answered" and "`secure_employee`" in (answer.sql or "")
+
+
 def test_the_largest_of_rows_is_by_their_own_amount() -> None:
     answer = ask("Show me the 3 largest payments.", scope=Scope())
     assert answer.status == "answered" and len(answer.rows) == 3
@@ -147,13 +154,13 @@ def test_an_unsafe_question_runs_nothing_that_writes() -> None:
 
 
 def test_a_noun_nothing_names_is_read_by_meaning_when_clearly_one_thing() -> None:
-    answer = ask("How many active trucks are there?", scope=Scope())
+    answer = ask("How many active cars are there?", scope=Scope())
     expected = gold("SELECT COUNT(*) FROM `vehicle` WHERE `isActive` = 1")
     assert answer.status == "answered", answer.reason
     assert answer.rows == [expected[0]] or answer.rows == [list(expected[0])]
     tables = next(e for e in answer.trace if e["step"] == "tables" and e["status"] == "end")
     [read] = tables["detail"]["by_meaning"]
-    assert read.startswith("'truck' read as 'vehicle' by meaning")
+    assert read.startswith("'car' read as 'vehicle' by meaning")
     declined = ask("How many active zebras are there?", scope=Scope())  # near nothing
     assert declined.status == "declined" and "'zebra'" in declined.reason
 
@@ -162,10 +169,10 @@ def test_a_noun_as_near_two_things_or_naming_a_kind_of_one_is_not_read() -> None
     target = Source.named(None)
     values = value_index(target.layer, target.url, agent=target.agent_login)
     vocab = vocabulary(target.layer, values.values)
-    terms = extract_terms("Which trucks and staff are in Denver?", vocab, today=date(2026, 1, 1))
-    _, read = read_nouns_by_meaning(terms, vocab, target.layer, ["truck", "staff"])
-    # "staff": employees and crews about alike; "fork truck" is a kind of truck, not a rival
-    assert [(r.word, r.phrase) for r in read] == [("truck", "vehicle")]
+    terms = extract_terms("Which cars and workforce are in Denver?", vocab, today=date(2026, 1, 1))
+    _, read = read_nouns_by_meaning(terms, vocab, target.layer, ["car", "workforce"])
+    # "workforce": no one table clearly (employees, crews, personnel alike); a car is a vehicle
+    assert [(r.word, r.phrase) for r in read] == [("car", "vehicle")]
 
 
 def test_a_noun_naming_a_kind_of_something_is_not_read_as_it() -> None:

@@ -558,3 +558,11 @@ def test_the_verb_of_the_table_a_value_is_in_changes_nothing(
     # 'Key Account' is a tag's name: "tagged" only restates it
     sql = _sql("List the customers tagged Key Account.", warehouse_layer)
     assert "`tag`.`name` = 'Key Account'" in sql
+
+
+def test_a_verb_that_names_a_column_is_the_column_as_a_noun(
+    warehouse_layer: SemanticLayer,
+) -> None:
+    # "makes" of vehicles is vehicle.make; "which manufacturers make cranes" is a verb
+    sql = _sql("List the distinct makes of our vehicles.", warehouse_layer)
+    assert "SELECT DISTINCT `vehicle`.`make`" in sql
