@@ -21,7 +21,7 @@ FILLER = frozenset(
     recent latest oldest newest earliest alphabetically order ordered sorted entry record
     percent percentage share proportion ratio month year amount yet that maximum combined
     minimum mean among amongst across ever single based located situated breakdown get got
-    gotten""".split()  # noqa: SIM905
+    gotten dollar dollars""".split()  # noqa: SIM905
 ) | {*HIGHEST, *LOWEST}
 
 

@@ -566,3 +566,8 @@ def test_a_verb_that_names_a_column_is_the_column_as_a_noun(
     # "makes" of vehicles is vehicle.make; "which manufacturers make cranes" is a verb
     sql = _sql("List the distinct makes of our vehicles.", warehouse_layer)
     assert "SELECT DISTINCT `vehicle`.`make`" in sql
+
+
+def test_the_currency_of_an_amount_changes_nothing(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("What is the total dollar amount of all invoices?", warehouse_layer)
+    assert "SUM(`invoice`.`total`)" in sql
