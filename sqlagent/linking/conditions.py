@@ -218,7 +218,11 @@ class ConditionSteps(ValueConditionSteps):
         if column.is_table or column.is_value or self.holds_numbers(element):
             return False
         others = {c.table for c in self.chosen.choices if c is not column}
-        return bool(others) and element.table not in others
+        if bool(others) and element.table not in others:
+            return True
+        # "colleges that have at least two players": a text column counted can only be its
+        # rows, as no number is stored in it
+        return self.words[column.start].lower.endswith("s") and not self.a_key(element)
 
     def _measured_by_unit(self, end: int) -> Element | None:
         """ "at least 25 years old": the measure the words after the number name."""

@@ -1244,6 +1244,11 @@ NEW_READINGS = [
         "Give the names of authors from the college Notre Dame.",
         "SELECT Author FROM submission WHERE College = 'Notre Dame'",
     ),
+    (  # a bound on a text column said in the plural: how many rows each group has
+        "match_season",
+        "Which positions have at least two players?",
+        "SELECT Position FROM match_season GROUP BY Position HAVING COUNT(*) >= 2",
+    ),
     (  # how many of each of two values: a count per value, not the counts both share
         "dorm_1",
         "How many students are female and how many are male?",
