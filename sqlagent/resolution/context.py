@@ -91,7 +91,15 @@ def in_context(entries: tuple[Entry, ...], context: set[str], layer: SemanticLay
     for entry in entries:
         if entry.table in context:
             return entry
+    # "employees who passed the Lockout/Tagout course": the training that pairs them
+    bridges = [e for e in entries if len(_referred(e.table, layer) & context) >= 2]
+    if len(bridges) == 1:
+        return bridges[0]
     best = [e for e in entries if e.kind == entries[0].kind]
     if len(best) == 1 or not context:
         return entries[0]
     return min(best, key=lambda entry: join_distance(entry.table, context, layer))
+
+
+def _referred(table: str, layer: SemanticLayer) -> set[str]:
+    return {r.to_table for r in layer.relationships if r.enabled and r.from_table == table}

@@ -2,6 +2,8 @@
 or an owner said before a thing only says which of those things ("Sterling Power
 Holdings' contacts")."""
 
+import re
+
 from registries.services import SemanticLayer
 from sqlagent.join_paths import related
 from sqlagent.plan import ColumnRef, Filter
@@ -58,6 +60,10 @@ def resolve_name(
             (t, c, v) for t, c, v in values.values if v.lower().rstrip("s") == wanted.rstrip("s")
         ]
     if not matches:
+        # "Lockout/Tagout", "Oil & Gas": the same words, the stored punctuation aside
+        words = _words(wanted)
+        matches = [(t, c, v) for t, c, v in values.values if words and _words(v) == words]
+    if not matches:
         out.unresolved.append(name)
         return
     next_table = _table_after(terms, end)
@@ -74,6 +80,10 @@ def resolve_name(
     ref = ColumnRef(table, column)
     out.filters.append((end - 1, Filter((ref,), "=", value, f"{name!r} is a {ref}")))
     out.notes.append(f"{name!r} -> {ref} = {value!r}")
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"[a-z0-9]+", text.lower()))
 
 
 def _table_after(terms: QuestionTerms, end: int) -> str | None:

@@ -33,6 +33,9 @@ VALUES = ValueIndex(
         ("serviceCategory", "name", "Repair"),
         ("workOrderType", "name", "Repair"),
         ("tag", "name", "Key Account"),
+        ("industry", "name", "Oil & Gas"),
+        ("trainingCourse", "name", "Fall Protection/Rescue"),
+        ("inspection", "result", "pass"),
     ),
     codes=(("workOrder", "workOrderNumber", r"WO\-\d{6}"),),
 )
@@ -571,3 +574,19 @@ def test_a_verb_that_names_a_column_is_the_column_as_a_noun(
 def test_the_currency_of_an_amount_changes_nothing(warehouse_layer: SemanticLayer) -> None:
     sql = _sql("What is the total dollar amount of all invoices?", warehouse_layer)
     assert "SUM(`invoice`.`total`)" in sql
+
+
+def test_a_name_is_found_whatever_its_punctuation(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many customers are in the Oil & Gas industry?", warehouse_layer)
+    assert "`industry`.`name` = 'Oil & Gas'" in sql
+
+
+def test_a_word_is_read_in_the_table_that_pairs_the_named_ones(
+    warehouse_layer: SemanticLayer,
+) -> None:
+    # "passed" of the training that pairs employees and the course, not an inspection's
+    # result one join away from the employees
+    sql = _sql(
+        "How many employees have passed the Fall Protection/Rescue course?", warehouse_layer
+    )
+    assert "`employeeTraining`.`isPassed` = TRUE" in sql and "inspection" not in sql
