@@ -586,7 +586,5 @@ def test_a_word_is_read_in_the_table_that_pairs_the_named_ones(
 ) -> None:
     # "passed" of the training that pairs employees and the course, not an inspection's
     # result one join away from the employees
-    sql = _sql(
-        "How many employees have passed the Fall Protection/Rescue course?", warehouse_layer
-    )
+    sql = _sql("How many employees have passed the Fall Protection/Rescue course?", warehouse_layer)
     assert "`employeeTraining`.`isPassed` = TRUE" in sql and "inspection" not in sql
