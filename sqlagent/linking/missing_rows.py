@@ -1,8 +1,6 @@
 """Rows that must be missing: "dorms that do not have any amenity", "parties that did not
-have any delegates" (a column of the table that refers to them), "services that have never
-been used" (by the one table that refers to them)."""
+have any delegates" (a column of the table that refers to them)."""
 
-from core.language import word_tags
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
 from sqlagent.linking.reading_base import ReaderBase
@@ -20,11 +18,6 @@ class MissingSteps(ReaderBase):
                 self.intent.missing = self.take(target).table
                 self.use(i, target.start)
                 return
-            done = self._done_to(i)
-            if done is not None:
-                self.intent.missing, end = done
-                self.use(i, end)
-                return
 
     def _referring(self, target: Choice, at: int) -> bool:
         """A column of a table that refers to the rows named before the negation ("parties
@@ -40,19 +33,3 @@ class MissingSteps(ReaderBase):
             return False  # "no study rooms": a word nothing explains says which
         table = element.table
         return table not in named and any((table, other) in self.schema.refers for other in named)
-
-    def _done_to(self, at: int) -> tuple[str, int] | None:
-        """ "services that have never been used": with nothing named after the verb, the
-        one table that refers to the rows named before (and where the words end)."""
-        verb = at + 1 + (self.lows[at + 1 : at + 2] in (["been"], ["be"]))
-        if verb >= len(self.words) or self.chosen.at(verb) is not None:
-            return None
-        if word_tags(tuple(w.text for w in self.words))[verb] != "VBN":
-            return None
-        if self.chosen.after(verb, within=3) is not None:
-            return None  # "never used by any phone": what did it is named
-        named = [c.table for c in self.chosen.choices if c.is_table and c.end <= at]
-        if not named:
-            return None
-        referring = {a for a, b in self.schema.refers if b == named[-1] and a != named[-1]}
-        return (referring.pop(), verb + 1) if len(referring) == 1 else None

@@ -2,10 +2,9 @@
 or an owner said before a thing only says which of those things ("Sterling Power
 Holdings' contacts")."""
 
-import re
-
 from registries.services import SemanticLayer
 from sqlagent.join_paths import related
+from sqlagent.linking.schema_words import value_key
 from sqlagent.plan import ColumnRef, Filter
 from sqlagent.question_terms import QuestionTerms
 from sqlagent.resolution.context import join_distance
@@ -61,8 +60,8 @@ def resolve_name(
         ]
     if not matches:
         # "Lockout/Tagout", "Oil & Gas": the same words, the stored punctuation aside
-        words = _words(wanted)
-        matches = [(t, c, v) for t, c, v in values.values if words and _words(v) == words]
+        key = value_key(wanted)
+        matches = [(t, c, v) for t, c, v in values.values if key and value_key(v) == key]
     if not matches:
         out.unresolved.append(name)
         return
@@ -80,10 +79,6 @@ def resolve_name(
     ref = ColumnRef(table, column)
     out.filters.append((end - 1, Filter((ref,), "=", value, f"{name!r} is a {ref}")))
     out.notes.append(f"{name!r} -> {ref} = {value!r}")
-
-
-def _words(text: str) -> tuple[str, ...]:
-    return tuple(re.findall(r"[a-z0-9]+", text.lower()))
 
 
 def _table_after(terms: QuestionTerms, end: int) -> str | None:

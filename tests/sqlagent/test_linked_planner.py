@@ -1421,3 +1421,10 @@ def test_rows_missing_from_a_table_that_holds_them_twice_are_not_guessed(setting
     # a friendship holds two people: which side the missing person would be is a guess
     url = _spider_url("network_2", settings)
     _declined_naming_a_word(url, "Which people have no friends at all?")
+
+
+def test_totals_of_two_kinds_of_rows_at_once_are_declined(settings: Any) -> None:
+    # two counts on different columns share no grouping: intersected they answer nothing
+    url = _spider_url("school_finance", settings)
+    answer = _asked("How many budgets have a budgeted amount above 3000 in year 2001 or before?", url)
+    assert answer.status == "declined" and "two kinds of rows" in answer.reason

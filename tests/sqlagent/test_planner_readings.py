@@ -10,7 +10,7 @@ import pytest
 
 from registries.semantic_layer import Resolution, SemanticLayer, Term
 from sqlagent.plan import CannotAnswer, QueryPlan
-from sqlagent.question_terms import extract_terms
+from sqlagent.question_terms import QuestionTerms, extract_terms
 from sqlagent.resolution import resolve
 from sqlagent.resolution.context import head_table, question_context
 from sqlagent.schema_view import executable_schema
@@ -59,8 +59,12 @@ OVERTIME = Term(
 )
 
 
+def _terms(question: str, layer: SemanticLayer) -> QuestionTerms:
+    return extract_terms(question, vocabulary(layer, VALUES.values), today=date(2026, 11, 21))
+
+
 def _plan(question: str, layer: SemanticLayer) -> QueryPlan:
-    terms = extract_terms(question, vocabulary(layer, VALUES.values), today=date(2026, 11, 21))
+    terms = _terms(question, layer)
     return select_tables(terms, resolve(terms, layer, VALUES), layer)
 
 
@@ -472,11 +476,7 @@ def test_a_word_before_a_compound_is_said_of_its_last_noun(
 ) -> None:
     # "active service contracts" are contracts that are active, not contracts reached from
     # services (by their employee) whose status is active
-    terms = extract_terms(
-        "List the active service contracts.",
-        vocabulary(warehouse_layer, VALUES.values),
-        today=date(2026, 11, 21),
-    )
+    terms = _terms("List the active service contracts.", warehouse_layer)
     active = next(m for m in terms.mentions if m.text == "active")
     assert head_table(active, terms, warehouse_layer) == "customerContract"
 
@@ -515,10 +515,8 @@ def test_a_grouping_word_is_first_a_column_of_the_rows_named(
 def test_a_name_said_in_the_plural_sets_the_context(warehouse_layer: SemanticLayer) -> None:
     # "Safety Officers" is the stored role 'Safety Officer': ambiguous words ("hourly rate")
     # are then read among the roles' employees, not the customers' rates
-    terms = extract_terms(
-        "What is the mean hourly rate of the Safety Officers we employ?",
-        vocabulary(warehouse_layer, VALUES.values),
-        today=date(2026, 11, 21),
+    terms = _terms(
+        "What is the mean hourly rate of the Safety Officers we employ?", warehouse_layer
     )
     context, _ = question_context(terms, warehouse_layer, VALUES)
     assert "employeeRole" in context
@@ -530,10 +528,8 @@ def test_where_rows_are_located_is_their_place(warehouse_layer: SemanticLayer) -
 
 
 def test_a_comma_parts_two_names(warehouse_layer: SemanticLayer) -> None:
-    terms = extract_terms(
-        "Which sites do we have in Austin, Texas? Show Lighthouse Power LLC's too.",
-        vocabulary(warehouse_layer, VALUES.values),
-        today=date(2026, 11, 21),
+    terms = _terms(
+        "Which sites do we have in Austin, Texas? Show Lighthouse Power LLC's too.", warehouse_layer
     )
     assert [name for name, _ in terms.names] == ["Austin", "Texas", "Lighthouse Power LLC"]
 
