@@ -1424,7 +1424,9 @@ def test_rows_missing_from_a_table_that_holds_them_twice_are_not_guessed(setting
 
 
 def test_totals_of_two_kinds_of_rows_at_once_are_declined(settings: Any) -> None:
-    # two counts on different columns share no grouping: intersected they answer nothing
+    # read as two counts on different columns, which share no grouping: intersected, the
+    # counts answer nothing
     url = _spider_url("school_finance", settings)
-    answer = _asked("How many budgets have a budgeted amount above 3000 in year 2001 or before?", url)
+    question = "How many budgets have a budgeted amount above 3000 in year 2001 or before?"
+    answer = _asked(question, url)
     assert answer.status == "declined" and "two kinds of rows" in answer.reason
