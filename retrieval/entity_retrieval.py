@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.postgres.search import TrigramWordSimilarity
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Lower
 
 from core.providers import graph
 from ingestion.models import Chunk, Document, Entity, EntityMention, EntityRelation
@@ -141,10 +142,17 @@ stating_document_ids = KeptPerCollections(_stating_documents)
 def find_entity(reference: str, *, collection_ids: Sequence[int]) -> Entity | None:
     """An entity by graph id or by name, among those mentioned in readable collections:
     the exact name first, then the closest name by trigram word similarity."""
-    readable = Entity.objects.filter(
-        mentions__chunk__collection_id__in=list(collection_ids)
-    ).distinct()
-    exact = readable.filter(Q(graph_id=reference) | Q(name__iexact=reference.strip())).first()
+    mentioned = EntityMention.objects.filter(
+        entity=OuterRef("pk"), chunk__collection_id__in=list(collection_ids)
+    )
+    readable = Entity.objects.filter(Exists(mentioned)).defer("search_words")
+    # The lower-case name's index serves the exact match; only then is every readable
+    # name compared.
+    exact = (
+        readable.alias(lowered=Lower("name"))
+        .filter(Q(graph_id=reference) | Q(lowered=reference.strip().lower()))
+        .first()
+    )
     if exact is not None:
         return exact
     return (

@@ -55,14 +55,19 @@ def live_schema() -> GraphSchema:
     """The entity graph's labels, relation types and properties as they exist now."""
     # order_by(): the model's ordering would make DISTINCT run over (type, name).
     labels = {"Entity", *Entity.objects.order_by().values_list("type", flat=True).distinct()}
-    types = set(EntityRelation.objects.values_list("type", flat=True).distinct())
     keys = (
         EntityRelation.objects.annotate(key=Func(F("properties"), function="jsonb_object_keys"))
         .values_list("key", flat=True)
         .distinct()
     )
     properties = {*ENTITY_PROPERTIES, *RELATION_PROPERTIES, *keys}
-    return GraphSchema(frozenset(labels), frozenset(types or RELATION_TYPES), frozenset(properties))
+    return GraphSchema(frozenset(labels), relationship_types(), frozenset(properties))
+
+
+def relationship_types() -> frozenset[str]:
+    """The relation types the entity graph holds now (the shipped ones while it has none)."""
+    types = EntityRelation.objects.order_by().values_list("type", flat=True).distinct()
+    return frozenset(types) or frozenset(RELATION_TYPES)
 
 
 def _prompt(question: str, entities: list[GroundedEntity], schema: GraphSchema) -> str:
@@ -141,10 +146,10 @@ def _readable_graph(
     network: nx.MultiGraph[str] = nx.MultiGraph()
     names: dict[str, str] = {}
     frontier, seen = list(seeds), set(seeds)
+    types = sorted(relationship_types())
     for _ in range(hops):
         if not frontier:
             break
-        types = sorted(live_schema().relationship_types)
         rows = relation_rows(frontier, types=types, documents=documents, limit=2000)
         frontier = []
         for row in rows:

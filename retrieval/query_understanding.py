@@ -6,6 +6,8 @@ skills"), which section routing answers, or is a plain semantic question."""
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
 from typing import Literal
 
 from django.contrib.postgres.search import SearchQuery
@@ -127,9 +129,12 @@ def _candidates(words: set[str], collection_ids: Sequence[int]) -> list[_Candida
     if not words or not collection_ids:
         return []
     pattern = r"\m(" + "|".join(sorted(re.escape(w) for w in words)) + r")\M"
+    # The word index finds the few people any word names; the pattern then checks them.
+    said = reduce(or_, (SearchQuery(w, config="simple") for w in sorted(words)))
     rows = (
         EntityMention.objects.filter(
             entity__type="Person",
+            entity__search_words=said,
             entity__search_names__iregex=pattern,
             document__collection_id__in=list(collection_ids),
         )

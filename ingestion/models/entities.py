@@ -3,6 +3,7 @@ from typing import Any
 
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Func, Value
@@ -31,6 +32,13 @@ class Entity(models.Model):
     aliases = ArrayField(models.CharField(max_length=300), default=list, blank=True)
     # The name and its aliases in one string: what the trigram index searches.
     search_names = models.TextField(blank=True)
+    # The words of the name and its aliases, indexed: the people a question may name are
+    # found by its words, not by matching every person's names (which grows with them).
+    search_words = models.GeneratedField(
+        expression=SearchVector("search_names", config="simple"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
     # The name's words (name_words above), kept by the database: a question's runs of
     # words are looked up here, so finding the names a question holds is an index lookup.
     name_words = models.GeneratedField(
@@ -50,6 +58,7 @@ class Entity(models.Model):
             # pg_trgm folds case itself, so plain columns serve case-insensitive search.
             GinIndex(fields=["name"], opclasses=["gin_trgm_ops"], name="entity_name_trgm"),
             GinIndex(fields=["search_names"], opclasses=["gin_trgm_ops"], name="entity_names_trgm"),
+            GinIndex(fields=["search_words"], name="entity_search_words"),
             models.Index(fields=["type"], name="entity_type"),
             models.Index(fields=["name_words"], name="entity_name_words"),
             models.Index(Lower("name"), name="entity_name_lower"),

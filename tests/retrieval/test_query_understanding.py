@@ -2,6 +2,7 @@
 
 import pytest
 
+from ingestion.models import Chunk, Entity, EntityMention
 from retrieval.query_understanding import QueryAnalysis, analyze_query, tokenize
 
 from .graph_fixtures import GraphCorpus, graph_corpus_fixture  # noqa: F401 - the fixture
@@ -153,3 +154,20 @@ def test_routes(
 def test_an_empty_question_is_refused(graph_corpus: GraphCorpus) -> None:
     with pytest.raises(ValueError, match="empty"):
         _analyze(graph_corpus, "   ")
+
+
+def test_a_person_is_found_by_a_whole_word_of_an_alias_only(graph_corpus: GraphCorpus) -> None:
+    chunks = list(Chunk.objects.filter(collection=graph_corpus.people).order_by("pk")[:2])
+    person = Entity.objects.create(
+        graph_id="person:robert_quill", name="Robert Quill", type="Person", aliases=["Bobby Quill"]
+    )
+    for chunk in chunks:  # twice: a person named by part of a name must be mentioned often
+        EntityMention.objects.create(
+            entity=person, chunk=chunk, document_id=chunk.document_id, surface="Bobby Quill",
+            confidence=0.9, source="offline",
+        )  # fmt: skip
+    analysis = _analyze(graph_corpus, "What did Bobby Quill certify?")
+    assert [e for p in analysis.persons for e in p.entity_ids] == ["person:robert_quill"]
+    # A word inside another ("Bob" of "Bobby") names no one.
+    partial = _analyze(graph_corpus, "What did Bob Quil certify?")
+    assert "person:robert_quill" not in [e for p in partial.persons for e in p.entity_ids]
