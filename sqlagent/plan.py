@@ -64,6 +64,7 @@ class QueryPlan:
     descending: bool = False
     limit: int | None = None
     columns: list[ColumnRef] = field(default_factory=list)  # asked for by name
+    beside: list[ColumnRef] = field(default_factory=list)  # "and at which branch": after them
     reasons: dict[str, str] = field(default_factory=dict)  # why each table is there
     notes: list[str] = field(default_factory=list)  # how words were read, for the trace
     via: list[Relationship] = field(default_factory=list)  # joins the question fixes

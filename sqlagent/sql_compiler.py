@@ -220,7 +220,7 @@ def _listed(plan: QueryPlan, anchor: Table) -> list[exp.Expression]:
     if plan.values_only:
         return [column(r) for r in asked]
     shown = [ColumnRef(plan.anchor, c) for c in display_columns(anchor)]
-    refs: list[ColumnRef] = label_refs + asked if asked else shown
+    refs: list[ColumnRef] = (label_refs + asked if asked else shown) + plan.beside
     if plan.order_by and plan.order_by not in refs:
         refs.append(plan.order_by)
     outputs: list[exp.Expression] = [column(r) for r in dict.fromkeys(refs)]

@@ -7,6 +7,7 @@ from sqlagent.question_terms import QuestionTerms
 from sqlagent.resolution import Resolved
 from sqlagent.resolution.resolved import mention_lengths
 from sqlagent.sql_compiler import label_columns
+from sqlagent.table_selection.which_too import tables_asked_beside
 from sqlagent.vocabulary import phrase
 
 
@@ -25,6 +26,10 @@ def add_asked_columns(
         if plan.columns:
             for table in _listed_with_columns(terms, resolved, plan.anchor):
                 plan.columns += [ColumnRef(table, c) for c in label_columns(layer.tables[table])]
+        for table in tables_asked_beside(terms, resolved):
+            if table != plan.anchor:
+                plan.beside += [ColumnRef(table, c) for c in label_columns(layer.tables[table])]
+                plan.require(table, "asked for beside each row ('and which ...')")
     elif plan.group_table:  # "Show the part name and id": columns of the groups
         plan.columns += [ref for _, ref in resolved.columns if ref.table == plan.group_table]
     _asked_key(plan, terms, layer)

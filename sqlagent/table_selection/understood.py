@@ -8,6 +8,7 @@ from sqlagent.dates import DATE_VERBS
 from sqlagent.plan import CannotAnswer, UnknownWords
 from sqlagent.question_terms import HIGHEST, LOWEST, QuestionTerms
 from sqlagent.resolution import Resolved
+from sqlagent.table_selection.which_too import tables_asked_beside
 from sqlagent.vocabulary import phrase
 
 # Words a question may hold that change nothing in the SQL: question and helper words,
@@ -43,7 +44,8 @@ def check_understood(terms: QuestionTerms, resolved: Resolved, layer: SemanticLa
     asked_once = counted_and_measured(terms) or (
         terms.shape.aggregate == "count" and asks_how_many_again(terms)
     )
-    if second and not resolved.flags_shown and not asked_once:
+    beside = bool(tables_asked_beside(terms, resolved))
+    if second and not resolved.flags_shown and not asked_once and not beside:
         raise CannotAnswer("this is two questions in one; ask them one at a time")
     spoken = terms.text
     for name, _ in terms.names:

@@ -189,3 +189,24 @@ def test_a_noun_naming_a_kind_of_something_is_not_read_as_it() -> None:
         assert read == [], read
     declined = ask("Which of our customers have a credit score under 600?", scope=Scope())
     assert declined.status == "declined", declined.sql
+
+
+@pytest.mark.parametrize(
+    ("question", "gold_sql"),
+    [
+        (
+            "How many leave requests were denied?",
+            "SELECT COUNT(*) FROM employeeTimeOff WHERE status = 'denied'",
+        ),
+        (
+            "How many safety meetings were held in 2025?",
+            "SELECT COUNT(*) FROM toolboxTalk WHERE YEAR(heldOn) = 2025",
+        ),
+    ],
+)
+def test_the_demo_registry_knows_the_names_people_give_its_tables(
+    question: str, gold_sql: str
+) -> None:
+    answer = ask(question, scope=Scope())
+    assert answer.status == "answered", answer.reason
+    assert [list(row) for row in answer.rows] == [list(row) for row in gold(gold_sql)]

@@ -584,3 +584,27 @@ def test_a_word_is_read_in_the_table_that_pairs_the_named_ones(
     # result one join away from the employees
     sql = _sql("How many employees have passed the Fall Protection/Rescue course?", warehouse_layer)
     assert "`employeeTraining`.`isPassed` = TRUE" in sql and "inspection" not in sql
+
+
+def test_a_hyphenated_group_name_still_groups(warehouse_layer: SemanticLayer) -> None:
+    sql = _sql("How many work orders are there per work-order type?", warehouse_layer)
+    assert "GROUP BY `workOrderType`.`id`" in sql
+
+
+@pytest.mark.parametrize(
+    ("question", "beside"),
+    [
+        ("List the inactive customer locations, and in which state?", None),
+        ("Which vehicles are inactive, and which branch has them?", "`branch`.`name`"),
+        ("Show the 3 most recent payments and which invoice each was for.", "`invoice`.`id`"),
+    ],
+)
+def test_a_closing_and_which_asks_for_a_thing_beside_each_row(
+    warehouse_layer: SemanticLayer, question: str, beside: str | None
+) -> None:
+    if beside is None:  # a column, not a thing: asked by name as before
+        assert "`customerLocation`.`state`" in _sql(question, warehouse_layer)
+        return
+    sql = _sql(question, warehouse_layer)
+    shown = sql.split(" FROM ")[0]
+    assert beside in shown and "JOIN" in sql
