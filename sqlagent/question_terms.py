@@ -399,7 +399,7 @@ def detect_shape(question: str, numbers: list[tuple[float, int]]) -> Shape:
     amounts = _RANKED_TOTAL.sub(" ", q)
     aggregate = next((name for name, said in _AMOUNTS if re.search(said, amounts)), aggregate)
     group = re.search(
-        r"\b(?:per|for each|each|by|in each|broken down by|grouped by)\s+([a-z][a-z -]*?)"
+        r"\b(?:per|for each|each|by|in each|broken down by|grouped by)\s+([a-z][a-z' -]*?)"
         r"(?=\s+(?:in|during|between|from|since|for|with|and|were|was|is|are|have|has|had)\b"
         r"|\s*[?.,(]|$)",
         q,

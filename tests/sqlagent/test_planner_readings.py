@@ -586,9 +586,18 @@ def test_a_word_is_read_in_the_table_that_pairs_the_named_ones(
     assert "`employeeTraining`.`isPassed` = TRUE" in sql and "inspection" not in sql
 
 
-def test_a_hyphenated_group_name_still_groups(warehouse_layer: SemanticLayer) -> None:
-    sql = _sql("How many work orders are there per work-order type?", warehouse_layer)
-    assert "GROUP BY `workOrderType`.`id`" in sql
+@pytest.mark.parametrize(
+    ("question", "grouped"),
+    [
+        ("How many work orders are there per work-order type?", "`workOrderType`.`id`"),
+        ("How many invoices are there per customer's industry?", "`industry`.`id`"),
+    ],
+)
+def test_a_group_name_with_a_hyphen_or_a_possessive_still_groups(
+    warehouse_layer: SemanticLayer, question: str, grouped: str
+) -> None:
+    # both had been dropped, and every row counted once
+    assert f"GROUP BY {grouped}" in _sql(question, warehouse_layer)
 
 
 @pytest.mark.parametrize(
