@@ -20,7 +20,8 @@ class WarehouseMissing(RuntimeError):
 def load_demo_registry(source: DataSource) -> tuple[IntrospectionReport, ImportReport]:
     """Introspect the warehouse, then store the demo registry over it.
 
-    Idempotent, and rows a person edited in the admin stay as the person left them.
+    Idempotent, and rows a person edited in the admin stay as the person left them; rows an
+    earlier demo registry held and this one does not are removed.
     """
     introspection = introspect(source)
     if introspection.tables == 0:
@@ -28,5 +29,11 @@ def load_demo_registry(source: DataSource) -> tuple[IntrospectionReport, ImportR
             f"{source.name} has no tables: load the demo warehouse first (manage.py load_warehouse)"
         )
     files = [(name, (DEMO_DIR / name).read_text(encoding="utf-8")) for name in DEMO_FILES]
-    report = import_files(source, files, provenance=Provenance.DEMO, keep_person_edits=True)
+    report = import_files(
+        source,
+        files,
+        provenance=Provenance.DEMO,
+        keep_person_edits=True,
+        replace_from=Provenance.DEMO,
+    )
     return introspection, report

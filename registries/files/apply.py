@@ -62,11 +62,13 @@ def import_files(
     provenance: str = Provenance.IMPORT,
     keep_person_edits: bool = True,
     replace: bool = False,
+    replace_from: str | None = None,
 ) -> ImportReport:
     """Import (name, text) files; raise ImportFailed listing every problem, changing nothing.
 
     keep_person_edits leaves rows a person saved in the admin as they are; replace removes
-    rows of the imported kinds that the files no longer mention.
+    rows of the imported kinds that the files no longer mention (with replace_from, only
+    rows of that provenance: what an earlier import of the same files wrote).
     """
     problems: list[Problem] = []
     parsed = parse_files(files, problems)
@@ -76,7 +78,8 @@ def import_files(
         raise ImportFailed(problems)
     report = ImportReport()
     with transaction.atomic(), one_bump(source.pk):
-        _Store(source, report, provenance, keep_person_edits, replace).all(parsed)
+        removing = replace or replace_from is not None
+        _Store(source, report, provenance, keep_person_edits, removing, replace_from).all(parsed)
     return report
 
 
@@ -141,13 +144,20 @@ def _add(problems: list[Problem], location: str, found: Problems) -> None:
 
 class _Store:
     def __init__(
-        self, source: DataSource, report: ImportReport, provenance: str, keep: bool, replace: bool
+        self,
+        source: DataSource,
+        report: ImportReport,
+        provenance: str,
+        keep: bool,
+        replace: bool,
+        replace_from: str | None = None,
     ) -> None:
         self.source = source
         self.report = report
         self.provenance = provenance
         self.keep = keep
         self.replace = replace
+        self.replace_from = replace_from
 
     def all(self, parsed: Parsed) -> None:
         if parsed.terms is not None:
@@ -162,6 +172,11 @@ class _Store:
                 self.rows(model, kind, wanted)
         if parsed.relationships is not None:
             self.relationships(parsed)
+
+    def _removable(self, row: Any, label: str) -> bool:
+        if self.replace_from is not None and row.source != self.replace_from:
+            return False
+        return not self._protected(row, label)
 
     def _protected(self, row: Any, label: str) -> bool:
         if self.keep and row.edited_by_person:
@@ -192,7 +207,7 @@ class _Store:
                 self._update(row, values, kind)
         if self.replace:
             for table, row in existing.items():
-                if table not in wanted and not self._protected(row, f"{kind} {table}"):
+                if table not in wanted and self._removable(row, f"{kind} {table}"):
                     row.delete()
                     self.report.removed[kind] += 1
 
@@ -249,7 +264,7 @@ class _Store:
                 TermResolution.objects.create(term=term, **values_)
         if self.replace:
             for name, term in existing.items():
-                if name not in wanted and not self._protected(term, f"term {name}"):
+                if name not in wanted and self._removable(term, f"term {name}"):
                     term.delete()
                     self.report.removed["terms"] += 1
 
@@ -297,6 +312,6 @@ class _Store:
             for edge, row in existing.items():
                 if edge in wanted or (only_manual and row.source in MACHINE_PROVENANCE):
                     continue
-                if not self._protected(row, "relationship {}.{} -> {}.{}".format(*edge)):
+                if self._removable(row, "relationship {}.{} -> {}.{}".format(*edge)):
                     row.delete()
                     self.report.removed["relationships"] += 1

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from registries.demo_registry import DEMO_DIR, DEMO_FILES
+from registries.demo_registry import DEMO_DIR, DEMO_FILES, load_demo_registry
 from registries.files import FILENAMES, ImportFailed, export_all, import_files
 from registries.models import DataSource, Relationship, Term
 from registries.sync import introspect
@@ -184,3 +184,20 @@ def test_commands_export_and_import(warehouse_source: DataSource, tmp_path: Path
         call_command("import_registry", str(broken))
     assert "Table 'asets' does not exist" in str(failed.value)
     call_command("import_registry", *[str(p) for p in tmp_path.iterdir() if p != broken])
+
+
+def test_the_demo_registry_removes_what_an_earlier_one_shipped_and_no_more(
+    warehouse_source: DataSource,
+) -> None:
+    # A term an earlier demo registry shipped, one imported from elsewhere, and a shipped
+    # one a person edited since: only the first is the demo's to take back.
+    Term.objects.create(data_source=warehouse_source, name="retired", entity="x", source="demo")
+    Term.objects.create(data_source=warehouse_source, name="imported", entity="x", source="import")
+    Term.objects.create(
+        data_source=warehouse_source, name="edited", entity="x", source="demo",
+        edited_by_person=True,
+    )  # fmt: skip
+    _, report = load_demo_registry(warehouse_source)
+    names = set(Term.objects.filter(data_source=warehouse_source).values_list("name", flat=True))
+    assert "retired" not in names and {"imported", "edited", "crane"} <= names
+    assert report.removed["terms"] == 1 and "term edited" in report.kept_person_edits
