@@ -5,6 +5,7 @@ import pytest
 from retrieval.entity_retrieval import (
     EntityQueryError,
     answer_relationship_question,
+    find_entity,
     relationship_types_in,
     retrieve_by_relationship,
 )
@@ -125,3 +126,15 @@ def test_a_question_about_a_project_starts_from_the_project(graph_corpus: GraphC
     assert {"alexis_torres.pdf", "sarah_chen.docx", "james_smith.md"} & {
         c.file_name for c in result.chunks
     }
+
+
+def test_an_entity_is_found_by_its_name_in_any_case_where_it_is_readable(
+    graph_corpus: GraphCorpus,
+) -> None:
+    found = find_entity("alexis TORRES", collection_ids=graph_corpus.readable)
+    assert found is not None and _short(found.graph_id) == "alexis_torres"
+    # Only the secret collection mentions him: unreadable, he is not there at all.
+    assert find_entity("Zed Quimby", collection_ids=graph_corpus.readable) is None
+    both = [graph_corpus.people.pk, graph_corpus.secret.pk]
+    hidden = find_entity("zed quimby", collection_ids=both)
+    assert hidden is not None and _short(hidden.graph_id) == "zed_quimby"
