@@ -322,8 +322,9 @@ RETRIEVAL_FETCH_LIMIT = env.int("RETRIEVAL_FETCH_LIMIT", default=150)
 RETRIEVAL_BM25_K1 = env.float("RETRIEVAL_BM25_K1", default=1.2)
 RETRIEVAL_BM25_B = env.float("RETRIEVAL_BM25_B", default=0.75)
 RETRIEVAL_EXPAND_SEEDS = env.int("RETRIEVAL_EXPAND_SEEDS", default=5)
+# "learned" (weights fitted on development questions, retrieval/search/ranker.json),
 # "weighted" (the documented hybrid score) or "rrf" (reciprocal rank fusion).
-RETRIEVAL_FUSION = env.str("RETRIEVAL_FUSION", default="weighted")
+RETRIEVAL_FUSION = env.str("RETRIEVAL_FUSION", default="learned")
 RETRIEVAL_PATH_WEIGHT = env.float("RETRIEVAL_PATH_WEIGHT", default=0.35)
 RETRIEVAL_PROXIMITY_WEIGHT = env.float("RETRIEVAL_PROXIMITY_WEIGHT", default=0.1)
 RETRIEVAL_RRF_K = env.int("RETRIEVAL_RRF_K", default=60)

@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 from core.api_fields import StrictInput, TextField
 
-from .search.params import MAX_EXPANSION, MAX_TOP_K
+from .search.params import FUSIONS, MAX_EXPANSION, MAX_TOP_K
 
 
 class SearchRequestSerializer(StrictInput, serializers.Serializer[Any]):
@@ -35,7 +35,7 @@ class SearchRequestSerializer(StrictInput, serializers.Serializer[Any]):
         help_text="document ids, file names or file paths",
     )
     collection = TextField(max_length=200, required=False, allow_null=True, help_text="name or id")
-    fusion = serializers.ChoiceField(choices=["weighted", "rrf"], required=False)
+    fusion = serializers.ChoiceField(choices=list(FUSIONS), required=False)
 
 
 class ResultMetadataSerializer(serializers.Serializer[Any]):

@@ -129,6 +129,7 @@ CONFIGS: dict[str, Ranker] = {
         max_hops=1, entity_expansion_limit=0, title_expansion_limit=0
     ),
     "hybrid+graph+rrf": _search(max_hops=1, fusion="rrf"),
+    "hybrid+graph+weighted": _search(max_hops=1, fusion="weighted"),
 }
 DEFAULT_CONFIGS = ("keyword", "vector", "hybrid", "hybrid+graph", "hybrid+graph+routing")
 

@@ -7,7 +7,8 @@ from typing import Any, Literal
 from django.conf import settings
 
 MatchType = Literal["any", "all"]
-Fusion = Literal["weighted", "rrf"]
+Fusion = Literal["learned", "weighted", "rrf"]
+FUSIONS = ("learned", "weighted", "rrf")
 MAX_TOP_K = 100
 MAX_EXPANSION = 1000
 
@@ -76,8 +77,8 @@ class SearchParams:
             value = getattr(self, name)
             if not 0 <= value <= MAX_EXPANSION:
                 raise SearchError(f"{name}: between 0 and {MAX_EXPANSION}, not {value}")
-        if self.fusion not in ("weighted", "rrf"):
-            raise SearchError(f"fusion: 'weighted' or 'rrf', not {self.fusion!r}")
+        if self.fusion not in FUSIONS:
+            raise SearchError(f"fusion: one of {', '.join(FUSIONS)}, not {self.fusion!r}")
         if not (self.use_keyword_search or self.use_vector_search):
             raise SearchError("at least one of keyword and vector search must be on")
 
@@ -92,6 +93,8 @@ class SearchParams:
     ) -> "SearchParams":
         """From keyword arguments as callers pass them (lists, None for defaults)."""
         given = {key: value for key, value in options.items() if value is not None}
+        if "keyword_boost" in given and "fusion" not in given:
+            given["fusion"] = "weighted"  # the boost is a weight of that fusion
         return cls(
             query=query,
             keywords=tuple(keywords) if keywords is not None else None,

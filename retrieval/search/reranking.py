@@ -13,6 +13,9 @@ crowd into a narrow band), `keyword` the chunk's BM25 score divided by the best 
 the seeds the paths start from; see graph_expansion.path_signals), `proximity` how much of
 the first-stage evidence sits in the chunk's document (relative to the best document).
 
+Learned (default): a linear score over these signals and more evidence, weights fitted on
+development questions; see learned_ranking.
+
 RRF: sum over the rankings (vector, keyword, graph path, proximity) of
 weight / (k + rank), divided by its largest possible value so it also lies in 0..1.
 """
@@ -24,6 +27,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from .candidates import Candidate
+from .learned_ranking import load_model, score_learned
 
 SIGNALS = ("vector", "keyword", "path", "proximity", "section")
 
@@ -148,15 +152,32 @@ def rerank_rrf(
     return weights
 
 
+def rerank_learned(
+    candidates: Sequence[Candidate], *, query: str, keyword_boost: float, section_weight: float
+) -> Weights:
+    """The fitted model's score; the keyword boost only sets the seeds' relevance that the
+    proximity signal sums."""
+    _normalize(candidates, keyword_boost)
+    model = load_model()
+    weights = score_learned(candidates, query=query, section_weight=section_weight, model=model)
+    return Weights(**weights)
+
+
 def rerank(
     candidates: Sequence[Candidate],
     *,
     fusion: str,
     keyword_boost: float,
     section_weight: float = 0.0,
+    query: str = "",
 ) -> tuple[list[Candidate], Weights]:
-    fuse = rerank_rrf if fusion == "rrf" else rerank_weighted
-    weights = fuse(candidates, keyword_boost=keyword_boost, section_weight=section_weight)
+    if fusion == "learned":
+        weights = rerank_learned(
+            candidates, query=query, keyword_boost=keyword_boost, section_weight=section_weight
+        )
+    else:
+        fuse = rerank_rrf if fusion == "rrf" else rerank_weighted
+        weights = fuse(candidates, keyword_boost=keyword_boost, section_weight=section_weight)
     ranked = sorted(
         candidates,
         key=lambda c: (-c.hybrid_score, -(c.vector_similarity or 0.0), c.chunk_id),

@@ -31,7 +31,7 @@ def score(
         section_weight = SOFT_SECTION_WEIGHT if any(boosts.values()) else 0.0
     return rerank(
         candidates, fusion=params.fusion, keyword_boost=params.keyword_boost,
-        section_weight=section_weight,
+        section_weight=section_weight, query=params.query,
     )  # fmt: skip
 
 
