@@ -3,10 +3,11 @@
     python bench/chat_load.py [--url http://127.0.0.1:8000] [-n 50] [--username demo]
 
 Without --url it starts the server as `scripts/run` does (`manage.py serve`: one uvicorn
-process per core unless --workers says otherwise) on a free loopback port with the
-project's settings (`.env`) and no LLM, and stops it at the end. The server needs the demo data that
-`scripts/run` loads (the warehouse, its registry, the demo documents and the demo user;
-DEMO_USERNAME / DEMO_PASSWORD as for `manage.py ensure_demo_user`).
+process per core unless --workers says otherwise; DEBUG off, static files collected) on a
+free loopback port with the project's settings (`.env`) and no LLM, and stops it at the
+end. The server needs the demo data that `scripts/run` loads (the warehouse, its registry,
+the demo documents and the demo user; DEMO_USERNAME / DEMO_PASSWORD as for
+`manage.py ensure_demo_user`).
 
 The questions are the standalone SQL, document, graph and general questions of
 demo/questions/routing.jsonl, interleaved, each asked once: no answer, embedding or plan
@@ -53,6 +54,15 @@ PROCESS_GROUPS = (
     ("Redis", ("redis",)),
     ("MariaDB", ("mariadb", "mysqld")),
 )
+# Served as scripts/run serves it: without Django's debug mode (which keeps every query),
+# over plain HTTP on loopback.
+PRODUCTION_SWITCHES = {
+    "DEBUG": "false",
+    "SECURE_SSL_REDIRECT": "false",
+    "SESSION_COOKIE_SECURE": "false",
+    "CSRF_COOKIE_SECURE": "false",
+    "SECURE_HSTS_SECONDS": "0",
+}
 LOGINS_AT_ONCE = 4  # password hashing is deliberately slow; logins are not what is measured
 # The app database's port, to count the server's connections (the embedded default).
 DATABASE_PORT = urlsplit(os.environ.get("DATABASE_URL", "")).port or int(
@@ -95,6 +105,11 @@ def free_port() -> int:
 def server(workers: int) -> Iterator[tuple[str, int]]:
     port = free_port()
     env = {**os.environ, "OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", "OPENAI_MODEL": ""}
+    env.update(PRODUCTION_SWITCHES)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=ROOT, env=env, check=True,
+    )  # fmt: skip
     log_path = ROOT / "var" / "bench-chat-server.log"
     log_path.parent.mkdir(exist_ok=True)
     with log_path.open("w") as log:
