@@ -69,7 +69,7 @@ def graph_candidates(
     """The readable seeds, then what expansion from the best of them reaches, each with the
     path signal of the ways that lead to it. The title bridge's time goes into `timings`."""
     candidates = _readable_seeds(first, scope)
-    order, strengths = _preliminary(list(candidates.values()), params.keyword_boost)
+    order, strengths = _preliminary(list(candidates.values()), params)
     expansion = Expansion()
     if params.max_hops and candidates:
         start = [c.chunk_id for c in order[: settings.RETRIEVAL_EXPAND_SEEDS]]
@@ -101,12 +101,15 @@ def _readable_seeds(first: FirstStage, scope: Scope) -> dict[str, Candidate]:
 
 
 def _preliminary(
-    candidates: list[Candidate], keyword_boost: float
+    candidates: list[Candidate], params: SearchParams
 ) -> tuple[list[Candidate], dict[str, float]]:
-    """Seeds in the order stage 1 alone would give, to pick the ones worth expanding, and
-    each seed's strength: its relevance relative to the best seed's, what a path from it
-    is worth."""
-    ranked, _ = rerank(candidates, fusion="weighted", keyword_boost=keyword_boost)
+    """Seeds in the order stage 1 alone would give, to pick the ones worth expanding (the
+    learned fusion's order when it ranks the results, else the weighted one), and each
+    seed's strength: its relevance relative to the best seed's, what a path from it is
+    worth."""
+    keyword_boost = params.keyword_boost
+    fusion = "learned" if params.fusion == "learned" else "weighted"
+    ranked, _ = rerank(candidates, fusion=fusion, keyword_boost=keyword_boost, query=params.query)
     relevance = {
         c.chunk_id: (1 - keyword_boost) * c.signals["vector"] + keyword_boost * c.signals["keyword"]
         for c in ranked

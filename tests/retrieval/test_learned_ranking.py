@@ -140,3 +140,25 @@ def test_train_ranker_fits_on_the_development_half_only(
     assert f"{spec} held-out ({len(QUESTIONS) - dev}):" in text
     with pytest.raises(CommandError, match="no collection named 'nope'"):
         call_command("train_ranker", f"{questions}:nope", "--out", str(model))
+
+
+def test_the_seeds_worth_expanding_are_chosen_in_the_order_of_the_fusion_asked_for() -> None:
+    from retrieval.search.graph_stage import _preliminary
+
+    question = "What does the crew handbook say about lifting?"
+
+    def seeds() -> list[Candidate]:
+        by_meaning = Candidate("a", vector_similarity=0.9, vector_rank=1,
+                               row={"document_id": "a", "file_name": "overtime.md"})  # fmt: skip
+        named = Candidate(
+            "b", vector_similarity=0.5, vector_rank=2, keyword_score=0.5, keyword_bm25=5.0,
+            keyword_rank=1, row={"document_id": "b", "file_name": "crew_handbook.md"},
+        )  # fmt: skip
+        return [by_meaning, named]
+
+    weighted, _ = _preliminary(seeds(), SearchParams.build(question, fusion="weighted"))
+    learned, strengths = _preliminary(seeds(), SearchParams.build(question))
+    assert [c.chunk_id for c in weighted] == ["a", "b"]
+    # The handbook is a first keyword hit whose title the question names.
+    assert [c.chunk_id for c in learned] == ["b", "a"]
+    assert strengths["a"] == 1.0  # a path's worth stays the seed's relevance
