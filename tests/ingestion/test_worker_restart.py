@@ -138,8 +138,12 @@ def test_killed_worker_restarted_finishes_the_job_with_the_same_state(
         second_log.close()
 
     job.refresh_from_db()
-    assert job.status == "done"
-    assert set(job.items.values_list("status", flat=True)) == {ItemStatus.DONE}
+    # What each item that did not finish says, and where the workers' logs are.
+    unfinished = list(
+        job.items.exclude(status=ItemStatus.DONE).values_list("file_name", "status", "error")
+    )
+    logs = [ROOT / "var" / f"{QUEUE}-{name}.log" for name in ("first", "second")]
+    assert job.status == "done" and not unfinished, (unfinished, logs)
     assert max(job.items.values_list("attempts", flat=True)) == 2  # the interrupted ones
     assert state(collection) == state(clean)
     assert len(state(collection)) == len(files) + 2
