@@ -325,6 +325,9 @@ RETRIEVAL_EXPAND_SEEDS = env.int("RETRIEVAL_EXPAND_SEEDS", default=5)
 # "learned" (weights fitted on development questions, retrieval/search/ranker.json),
 # "weighted" (the documented hybrid score) or "rrf" (reciprocal rank fusion).
 RETRIEVAL_FUSION = env.str("RETRIEVAL_FUSION", default="learned")
+# The learned fusion's weights: a file `manage.py train_ranker --out` wrote (empty: the
+# weights shipped with the code).
+RETRIEVAL_RANKER_MODEL = env.str("RETRIEVAL_RANKER_MODEL", default="")
 RETRIEVAL_PATH_WEIGHT = env.float("RETRIEVAL_PATH_WEIGHT", default=0.35)
 RETRIEVAL_PROXIMITY_WEIGHT = env.float("RETRIEVAL_PROXIMITY_WEIGHT", default=0.1)
 RETRIEVAL_RRF_K = env.int("RETRIEVAL_RRF_K", default=60)

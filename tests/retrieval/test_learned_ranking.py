@@ -162,3 +162,16 @@ def test_the_seeds_worth_expanding_are_chosen_in_the_order_of_the_fusion_asked_f
     # The handbook is a first keyword hit whose title the question names.
     assert [c.chunk_id for c in learned] == ["b", "a"]
     assert strengths["a"] == 1.0  # a path's worth stays the seed's relevance
+
+
+def test_a_model_of_ones_own_replaces_the_shipped_weights(
+    search_corpus: SearchCorpus, tmp_path: Path, settings: Any
+) -> None:
+    own = tmp_path / "by-words.json"
+    own.write_text(json.dumps({"weights": {"keyword": 1.0}, "trained_on": {"questions": 1}}))
+    settings.RETRIEVAL_RANKER_MODEL = str(own)
+    outcome = _search(search_corpus, "sling inspected before a lift", top_k=20)
+    assert outcome.weights["keyword"] == pytest.approx(1.0)
+    scores = [(c.signals["keyword"], c.hybrid_score) for c in outcome.candidates]
+    assert all(score == pytest.approx(keyword) for keyword, score in scores)
+    assert [k for k, _ in scores] == sorted((k for k, _ in scores), reverse=True)
