@@ -175,3 +175,15 @@ def test_a_model_of_ones_own_replaces_the_shipped_weights(
     scores = [(c.signals["keyword"], c.hybrid_score) for c in outcome.candidates]
     assert all(score == pytest.approx(keyword) for keyword, score in scores)
     assert [k for k, _ in scores] == sorted((k for k, _ in scores), reverse=True)
+
+
+def test_a_ranker_model_that_cannot_be_read_stops_the_start(tmp_path: Path, settings: Any) -> None:
+    from django.core.checks import run_checks
+
+    assert not [m for m in run_checks() if m.id and m.id.startswith("retrieval.")]
+    settings.RETRIEVAL_RANKER_MODEL = str(tmp_path / "absent.json")
+    assert [m.id for m in run_checks() if m.id and m.id.startswith("retrieval.")] == [
+        "retrieval.E002"
+    ]
+    settings.RETRIEVAL_FUSION = "magic"
+    assert "retrieval.E001" in [m.id for m in run_checks()]

@@ -1,0 +1,35 @@
+"""Start-up checks: a search setting that would fail every search is reported when the
+server starts (`manage.py check`), not at the first question."""
+
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.checks import CheckMessage, Error, register
+
+from .search.learned_ranking import MODEL_PATH, RankerModelError, load_model
+from .search.params import FUSIONS
+
+
+@register()
+def check_fusion(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    if settings.RETRIEVAL_FUSION not in FUSIONS:
+        return [
+            Error(
+                f"RETRIEVAL_FUSION is {settings.RETRIEVAL_FUSION!r}",
+                hint=f"one of {', '.join(FUSIONS)}",
+                id="retrieval.E001",
+            )
+        ]
+    try:
+        load_model(Path(settings.RETRIEVAL_RANKER_MODEL or MODEL_PATH))
+    except RankerModelError as error:
+        return [
+            Error(
+                str(error),
+                hint="fit one with `manage.py train_ranker --out FILE`, or unset "
+                "RETRIEVAL_RANKER_MODEL to use the shipped weights",
+                id="retrieval.E002",
+            )
+        ]
+    return []
