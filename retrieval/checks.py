@@ -7,8 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, register
 
-from .search.learned_ranking import MODEL_PATH, RankerModelError, load_model
-from .search.params import FUSIONS
+from .fusion import FUSIONS, MODEL_PATH, RankerModelError, load_model
 
 
 @register()

@@ -4,7 +4,8 @@ from rest_framework import serializers
 
 from core.api_fields import StrictInput, TextField
 
-from .search.params import FUSIONS, MAX_EXPANSION, MAX_TOP_K
+from .fusion import FUSIONS
+from .search.params import MAX_EXPANSION, MAX_TOP_K
 
 
 class SearchRequestSerializer(StrictInput, serializers.Serializer[Any]):

@@ -15,8 +15,9 @@ from typing import Any
 
 from core.calibration import fit_logistic
 
+from ..fusion import FEATURES
 from ..search import graphrag_search
-from ..search.learned_ranking import FEATURES, features
+from ..search.learned_ranking import features
 from .metrics import distinct, mean, score_question
 from .runner import DEPTH, Question
 

@@ -1,5 +1,5 @@
 """Learned fusion: one linear score over a candidate's evidence, its weights fitted on
-development questions (`manage.py train_ranker`) and stored beside this module.
+development questions (`manage.py train_ranker`) and read by retrieval.fusion.
 
 The evidence is what the weighted fusion reads (`vector`, `keyword`, `path`, `proximity`,
 each in 0..1) and a few more pieces that carry over to any corpus: where the first stages
@@ -16,64 +16,18 @@ document's best chunk against every other document's, so that what the model lea
 which of two candidates should come first (see retrieval.evaluation.ranker_training).
 """
 
-import json
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
+from ..fusion import FAMILY, coefficients
 from .candidates import Candidate
 from .query_terms import STOP_WORDS
 
-MODEL_PATH = Path(__file__).with_name("ranker.json")
-
-# Each feature, and the signal of the weighted fusion its share is reported under.
-FAMILY = {
-    "vector": "vector",
-    "cosine": "vector",
-    "vector_rank": "vector",
-    "keyword": "keyword",
-    "terms_held": "keyword",
-    "keyword_rank": "keyword",
-    "title_named": "keyword",
-    "path": "path",
-    "seed": "path",
-    "direct": "path",
-    "proximity": "proximity",
-    "document_support": "proximity",
-    "document_best_cosine": "proximity",
-}
-FEATURES = tuple(FAMILY)
 ENTITY_RELATIONSHIP = "MENTIONS"
 _WORD = re.compile(r"[^\W_]+")
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")
-
-
-class RankerModelError(RuntimeError):
-    """The ranker's model file is missing or not a model of these features."""
-
-
-@lru_cache(maxsize=4)
-def load_model(path: Path = MODEL_PATH) -> dict[str, Any]:
-    try:
-        model = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise RankerModelError(f"ranker model {path}: {exc}") from exc
-    unknown = set(model.get("weights", {})) - set(FEATURES)
-    if not model.get("weights") or unknown:
-        raise RankerModelError(f"ranker model {path}: weights of unknown features {unknown}")
-    return model
-
-
-def coefficients(model: Mapping[str, Any]) -> dict[str, float]:
-    """Per feature, what one unit of it adds to the score (standardisation folded in)."""
-    scale = model.get("scale", {})
-    return {
-        name: max(0.0, float(weight)) / float(scale.get(name, (0.0, 1.0))[1])
-        for name, weight in model["weights"].items()
-    }
 
 
 def _words(text: str) -> set[str]:

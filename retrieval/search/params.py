@@ -6,9 +6,10 @@ from typing import Any, Literal
 
 from django.conf import settings
 
+from ..fusion import FUSIONS
+
 MatchType = Literal["any", "all"]
 Fusion = Literal["learned", "weighted", "rrf"]
-FUSIONS = ("learned", "weighted", "rrf")
 MAX_TOP_K = 100
 MAX_EXPANSION = 1000
 

@@ -27,8 +27,9 @@ from pathlib import Path
 
 from django.conf import settings
 
+from ..fusion import MODEL_PATH, load_model
 from .candidates import Candidate
-from .learned_ranking import MODEL_PATH, load_model, score_learned
+from .learned_ranking import score_learned
 
 SIGNALS = ("vector", "keyword", "path", "proximity", "section")
 

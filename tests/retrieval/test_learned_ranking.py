@@ -9,16 +9,10 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
+from retrieval.fusion import FEATURES, RankerModelError, load_model
 from retrieval.search import graphrag_search
 from retrieval.search.candidates import Candidate
-from retrieval.search.learned_ranking import (
-    FEATURES,
-    RankerModelError,
-    features,
-    load_model,
-    score_learned,
-    title_words,
-)
+from retrieval.search.learned_ranking import features, score_learned, title_words
 from retrieval.search.params import SearchParams
 
 from .conftest import SearchCorpus

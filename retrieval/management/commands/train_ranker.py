@@ -10,8 +10,8 @@ from core.users import evaluation_user
 from ingestion.models import Collection
 from retrieval.evaluation.ranker_training import Example, collect, fit, ranking_figures
 from retrieval.evaluation.runner import QuestionFileError, load_questions
+from retrieval.fusion import MODEL_PATH
 from retrieval.search import SearchError
-from retrieval.search.learned_ranking import MODEL_PATH
 
 SHOWN = ("both@10", "ndcg@10", "mrr")
 
