@@ -1,13 +1,12 @@
 """Start-up checks: a search setting that would fail every search is reported when the
 server starts (`manage.py check`), not at the first question."""
 
-from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, register
 
-from .fusion import FUSIONS, MODEL_PATH, RankerModelError, load_model
+from .fusion import FUSIONS, RankerModelError, configured_model
 
 
 @register()
@@ -21,7 +20,7 @@ def check_fusion(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
             )
         ]
     try:
-        load_model(Path(settings.RETRIEVAL_RANKER_MODEL or MODEL_PATH))
+        configured_model()
     except RankerModelError as error:
         return [
             Error(

@@ -8,6 +8,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+
 FUSIONS = ("learned", "weighted", "rrf")
 MODEL_PATH = Path(__file__).resolve().parent / "search" / "ranker.json"
 
@@ -45,6 +47,11 @@ def load_model(path: Path = MODEL_PATH) -> dict[str, Any]:
     if not model.get("weights") or unknown:
         raise RankerModelError(f"ranker model {path}: weights of unknown features {unknown}")
     return model
+
+
+def configured_model() -> dict[str, Any]:
+    """The weights the settings name (RETRIEVAL_RANKER_MODEL), or the shipped ones."""
+    return load_model(Path(settings.RETRIEVAL_RANKER_MODEL or MODEL_PATH))
 
 
 def coefficients(model: Mapping[str, Any]) -> dict[str, float]:

@@ -9,7 +9,7 @@ candidate must not count against it: a feature whose weight comes out below 0 (a
 artefact of features that move together) is dropped and the rest refitted.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,7 +89,9 @@ def fit(examples: Sequence[Example]) -> dict[str, Any]:
     return fitted
 
 
-def ranking_figures(examples: Sequence[Example], score: Any = None) -> dict[str, float]:
+def ranking_figures(
+    examples: Sequence[Example], score: Callable[[dict[str, float]], float] | None = None
+) -> dict[str, float]:
     """Mean metrics of the examples ranked by `score(evidence)`, or as the weighted fusion
     ranked them."""
     rows = []

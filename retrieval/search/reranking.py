@@ -23,11 +23,10 @@ weight / (k + rank), divided by its largest possible value so it also lies in 0.
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from django.conf import settings
 
-from ..fusion import MODEL_PATH, load_model
+from ..fusion import configured_model
 from .candidates import Candidate
 from .learned_ranking import score_learned
 
@@ -160,7 +159,7 @@ def rerank_learned(
     """The fitted model's score; the keyword boost only sets the seeds' relevance that the
     proximity signal sums."""
     _normalize(candidates, keyword_boost)
-    model = load_model(Path(settings.RETRIEVAL_RANKER_MODEL or MODEL_PATH))
+    model = configured_model()
     weights = score_learned(candidates, query=query, section_weight=section_weight, model=model)
     return Weights(**weights)
 
