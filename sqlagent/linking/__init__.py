@@ -69,7 +69,10 @@ def plan_linked(
         chosen: Chosen = choose(links, preferred, schema.refers, possessed(words, links))
         if not chosen.choices:
             raise Unreadable("no word of the question names a table, column or value I know")
-        intent = Reader(words, chosen, schema, values.numbers, period, span, values.flags).read()
+        intent = Reader(
+            words, chosen, schema, values.numbers, period, span, values.flags,
+            values.number_columns,
+        ).read()  # fmt: skip
         _rows_not_shown(intent, chosen, said_as_rows)
         try:
             statement = compose(intent, layer)

@@ -19,6 +19,9 @@ _SAID_OF = frozenset({"is", "was", "are", "were", "equal", "equals", "to", "of",
 # Number words that are seldom a stored number: "one of", "twice as many".
 _NOT_A_VALUE = frozenset({"one", "once", "twice", "thrice"})
 
+# Words after which a number of rows is a count those rows must have: "tracks with 1 race".
+_HAVING = frozenset({"with", "has", "have", "had", "having"})
+
 
 def _exclusive(first: Condition, second: Condition) -> bool:
     """Whether no value meets both conditions on one column: two values, or two bounds
@@ -51,6 +54,8 @@ class ConditionSteps(ValueConditionSteps):
             tail = tuple(self.lows[i + 1 : i + 3])
             if not found and self.words[i].number is not None and tail in sig.AFTER_NUMBER:
                 found = ("", 0)  # "two or more jobs": the operator follows the number
+            if not found and self._counted_exactly(i):
+                found = ("=", 0)
             ranged = sig.range_said(self.lows, i) if not found else 0
             between = self.lows[i] == "between" or ranged > 0
             if not found and not between:
@@ -86,6 +91,21 @@ class ConditionSteps(ValueConditionSteps):
                 op, end = sig.AFTER_NUMBER[tail], end + 2
             self._compare(i, op, size, number, second, end)
             i = end
+
+    def _counted_exactly(self, i: int) -> bool:
+        """ "tracks with 1 race", "locations with only 1 station", "positions that have 3
+        players", "booked 3 times": a number of rows, with no bound said, is the count they
+        must have (none is rows that are missing, another reading)."""
+        if not self.words[i].number or i in self.intent.used:
+            return False
+        if self.lows[i + 1 : i + 2] in (["time"], ["times"]):
+            return True
+        before = self.lows[max(0, i - 2) : i]
+        lead = (before[-1:] == ["only"] and before[:1]) or before[-1:]
+        after = self.chosen.at(i + 1)
+        if not set(lead) & _HAVING or after is None:
+            return False
+        return after.is_table or self._counts_rows_of(after)  # "positions with 3 players"
 
     def _column_then_number(self, at: int) -> tuple[Choice, int] | None:
         """The column named between a comparison's words and its number, and where the
@@ -269,7 +289,8 @@ class ConditionSteps(ValueConditionSteps):
                 continue
             named, op = self._named_before(i)
             if named is None:
-                self._number_of_unit(i, word.number)
+                if not self._number_of_unit(i, word.number):
+                    self._stored_number(i, word.number)
                 continue
             element = named.link.element
             if element.is_table:
@@ -297,7 +318,7 @@ class ConditionSteps(ValueConditionSteps):
         self.intent.conditions.append(Condition(age, "=", plain(number), at=i))
         return True
 
-    def _number_of_unit(self, i: int, number: float) -> None:
+    def _number_of_unit(self, i: int, number: float) -> bool:
         """ "movies with a 5 star rating": a number right before the number column it
         counts in is that column's value."""
         unit = self.chosen.at(i + 1)
@@ -305,14 +326,15 @@ class ConditionSteps(ValueConditionSteps):
         if other is not None and i + 3 < len(self.words):
             unit = self.chosen.at(i + 3)  # "3 or 4 stars": either value of the stars
         if not self.free_column(unit) or not unit.link.element.numeric:
-            return
+            return False
         self.use(i, i + 1)
         self.intent.conditions.append(Condition(unit.link.element, "=", plain(number), at=i))
         if other is not None:
             self.use(i + 1, i + 2)
             self.intent.any_of = True
-            return  # the unit is taken with the number after "or"
+            return True  # the unit is taken with the number after "or"
         self.take(unit)
+        return True
 
     def _named_before(self, i: int) -> tuple[Choice | None, str]:
         """The column or table a number is said of, and how: right before it, or before

@@ -121,6 +121,7 @@ class Evidence:
             ambiguous=float(sum(1 for c in chosen.choices if c.alternatives)),
             guessed_values=float(
                 sum(1 for c in chosen.choices if c.is_value and c.link.score < 0.9)
+                + intent.guessed_values
             ),
             tables=float(len(intent.tables)),
             conditions=float(len(intent.conditions) + len(intent.both)),

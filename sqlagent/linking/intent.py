@@ -70,6 +70,7 @@ class Intent:
     apart: Apart | None = None  # values of a column that no row meeting a condition holds
     both: list[Condition] = field(default_factory=list)  # each must hold in some row (INTERSECT)
     guessed_label: bool = False  # rows shown by a column that does not name them
+    guessed_values: int = 0  # numbers read as the value of the one column storing them
     joined_by: list[Element] = field(default_factory=list)  # columns said to be had: joins
     used: set[int] = field(default_factory=set)  # word indexes the intent explains
     notes: list[str] = field(default_factory=list)  # how words were read, for the trace

@@ -39,11 +39,13 @@ class ReaderBase:
         period: DateRange | None = None,
         period_span: range | None = None,
         flags: Mapping[tuple[str, str], tuple[str, str]] | None = None,
+        stored_numbers: Mapping[str, tuple[tuple[str, str], ...]] | None = None,
     ) -> None:
         self.words = words
         self.period, self.period_span = period, period_span  # a calendar period and its words
         self.numbers = numbers  # text columns that hold numbers, lower case
         self.flags = flags or {}  # text columns that hold yes or no: their two spellings
+        self.stored_numbers = stored_numbers or {}  # "111" -> number columns that store it
         self.lows = sig.lowers(words)
         self.chosen = chosen
         self.schema = schema

@@ -1,11 +1,11 @@
-"""The reading step that finds conditions on stored values: "customers in Texas", "not
-Flat or Studio", "whose detail is 'Vincent'"."""
+"""The reading steps that find conditions on stored values: "customers in Texas", "not
+Flat or Studio", "whose detail is 'Vincent'", "students in room 111"."""
 
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
 from sqlagent.linking.intent import Condition
 from sqlagent.linking.negation import negated_list, negates
-from sqlagent.linking.number_pairs import NumberPairSteps
+from sqlagent.linking.number_pairs import NumberPairSteps, plain
 from sqlagent.linking.schema_words import Element
 
 
@@ -62,6 +62,34 @@ class ValueConditionSteps(NumberPairSteps):
             )
             self.intent.conditions.remove(first)
             self.intent.both.insert(0, first)
+
+    def _stored_number(self, i: int, number: float) -> None:
+        """ "students in room 111", "majoring in 600": a whole number no word names the
+        column of is the value of the one number column, of the tables the question names,
+        that stores it; where several do, the one whose name holds the word before the
+        number ("room": `classroom`). The evidence counts it a guessed value."""
+        if not number.is_integer() or i in self.intent.used or self._counts_rows(i):
+            return
+        tables = set(self.question_tables())
+        held = [(t, c) for t, c in self.stored_numbers.get(str(int(number)), ()) if t in tables]
+        before = self.lows[i - 1] if i else ""
+        if len(held) > 1 and len(before) >= 3:
+            held = [(t, c) for t, c in held if before in c.lower()]
+        if len(held) != 1:
+            return
+        table, column = held[0]
+        element = next(e for e in self.schema.elements if (e.table, e.column) == (table, column))
+        self.use(i, i + 1)
+        self.intent.conditions.append(Condition(element, "=", plain(number), at=i))
+        self.intent.guessed_values += 1
+
+    def _counts_rows(self, i: int) -> bool:
+        """ "the 5 oldest players", "5 customers who ...": a number before a superlative or
+        a table's name says how many rows, not a value ("0 loans" may be a stored count)."""
+        after = self.chosen.at(i + 1)
+        return bool(set(self.lows[i + 1 : i + 3]) & sig.SUPERLATIVES) or (
+            after is not None and after.is_table and self.words[i].number != 0
+        )
 
     def _rows_kept_at(self, value: Choice) -> bool:
         """ "the 2 most expensive hotels": a number before a superlative is how many rows

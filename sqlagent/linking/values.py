@@ -1,13 +1,15 @@
 """The stored text values a question may name, for linking: every distinct short value of
 each text column with at most `LINK_VALUE_LIMIT` of them ("Google" is `Inst.name`, "King" is
-`Rooms.bedType`). Read once per semantic-layer version and kept like the value index; the
-values never leave Switchboard.
+`Rooms.bedType`), and the whole numbers of number columns with at most `NUMBER_VALUE_LIMIT`
+of them ("room 111" is `list.classroom`). Read once per semantic-layer version and kept like
+the value index; the values never leave Switchboard.
 """
 
 import hashlib
 import threading
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from django.core.cache import cache
 
@@ -18,6 +20,8 @@ from sqlagent.value_index import reading_tables
 __all__ = ["StoredValues", "build_stored_values", "stored_values", "value_key"]
 
 LINK_VALUE_LIMIT = 10_000
+# A column with more distinct numbers than this holds amounts or ids, not values people name.
+NUMBER_VALUE_LIMIT = 1_000
 MAX_VALUE_CHARS = 60
 CACHE_SECONDS = 7 * 24 * 3600
 
@@ -30,6 +34,8 @@ class StoredValues:
     numbers: frozenset[tuple[str, str]] = frozenset()
     # Text columns that hold yes or no ('Y'/'N', 'Yes'/'No'), lower case: their two values.
     flags: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    # A whole number ("111") -> the number columns (table, column) that store it.
+    number_columns: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
     @cached_property
     def columns(self) -> frozenset[str]:
@@ -60,34 +66,53 @@ def build_stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> Store
     found: dict[str, list[tuple[str, str, str]]] = {}
     numbers: set[tuple[str, str]] = set()
     flags: dict[tuple[str, str], tuple[str, str]] = {}
+    whole: dict[str, list[tuple[str, str]]] = {}
     with reading_tables(layer, url, agent=agent) as (cursor, quote):
         for name, table in layer.tables.items():
             relation = quote(table.secure_view or name)
             for column in table.columns.values():
-                if column.data_type != "text" or column.name in table.sensitive_columns:
+                if column.name in table.sensitive_columns:
                     continue
-                quoted = quote(column.name)
-                cursor.execute(
-                    f"SELECT DISTINCT {quoted} FROM {relation} "  # noqa: S608 - schema names
-                    f"WHERE {quoted} IS NOT NULL LIMIT {LINK_VALUE_LIMIT + 1}"
-                )
-                rows = cursor.fetchall()
-                if len(rows) > LINK_VALUE_LIMIT:
+                key_of = (name.lower(), column.name.lower())
+                if column.data_type == "integer" and not column.primary_key:
+                    kept = _distinct(cursor, relation, quote(column.name), NUMBER_VALUE_LIMIT)
+                    for value in kept or ():
+                        whole.setdefault(str(int(value)), []).append((name, column.name))
+                if column.data_type != "text":
                     continue
-                if rows and all(_is_number(value) for (value,) in rows):
-                    numbers.add((name.lower(), column.name.lower()))
-                said = _yes_and_no([value for (value,) in rows])
+                rows = _distinct(cursor, relation, quote(column.name), LINK_VALUE_LIMIT)
+                if rows is None:
+                    continue
+                if rows and all(_is_number(value) for value in rows):
+                    numbers.add(key_of)
+                said = _yes_and_no(rows)
                 if said is not None:
-                    flags[(name.lower(), column.name.lower())] = said
-                for (value,) in rows:
-                    if isinstance(value, str) and 0 < len(value) <= MAX_VALUE_CHARS:
-                        key = value_key(value)
-                        if key:
-                            found.setdefault(key, []).append((name, column.name, value))
+                    flags[key_of] = said
+                for value in rows:
+                    if (
+                        isinstance(value, str)
+                        and 0 < len(value) <= MAX_VALUE_CHARS
+                        and value_key(value)
+                    ):
+                        found.setdefault(value_key(value), []).append((name, column.name, value))
     longest = max((len(k.split()) for k in found), default=1)
     return StoredValues(
-        {k: tuple(v) for k, v in found.items()}, min(longest, 8), frozenset(numbers), flags
+        {k: tuple(v) for k, v in found.items()},
+        min(longest, 8),
+        frozenset(numbers),
+        flags,
+        {k: tuple(v) for k, v in whole.items()},
     )
+
+
+def _distinct(cursor: Any, relation: str, quoted: str, limit: int) -> list[Any] | None:
+    """A column's distinct values; None when there are more than `limit`."""
+    cursor.execute(
+        f"SELECT DISTINCT {quoted} FROM {relation} "  # noqa: S608 - schema names
+        f"WHERE {quoted} IS NOT NULL LIMIT {limit + 1}"
+    )
+    rows = [value for (value,) in cursor.fetchall()]
+    return None if len(rows) > limit else rows
 
 
 _YES = frozenset({"yes", "y", "true", "t"})
@@ -118,7 +143,7 @@ _lock = threading.Lock()
 
 def stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> StoredValues:
     where = hashlib.sha256(url.encode()).hexdigest()[:12]
-    key = f"sqlagent:linkvalues3:{layer.data_source}:{layer.version}:{where}"
+    key = f"sqlagent:linkvalues4:{layer.data_source}:{layer.version}:{where}"
     found = _here.get(key) or cache.get(key)
     if found is None:
         found = build_stored_values(layer, url, agent=agent)

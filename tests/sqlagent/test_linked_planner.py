@@ -1254,6 +1254,27 @@ NEW_READINGS = [
         "How many students are female and how many are male?",
         "SELECT Sex, COUNT(*) FROM Student WHERE Sex IN ('F', 'M') GROUP BY Sex",
     ),
+    (  # a number no word names the column of: the one number column that stores it
+        "restaurant_1",
+        "Which students are majoring in 550? Give their first names.",
+        "SELECT Fname FROM Student WHERE Major = 550",
+    ),
+    (  # ... of the table the question is about ("room" is part of `Classroom`)
+        "student_1",
+        "Give the first names of the students in room 103.",
+        "SELECT FirstName FROM list WHERE Classroom = 103",
+    ),
+    (  # a number of rows with no bound said is the count each group has
+        "match_season",
+        "Which positions have 3 players?",
+        "SELECT Position FROM match_season GROUP BY Position HAVING COUNT(*) = 3",
+    ),
+    (
+        "race_track",
+        "List the names of the tracks with 2 races.",
+        "SELECT t.Name FROM track t JOIN race r ON r.Track_ID = t.Track_ID "
+        "GROUP BY t.Track_ID, t.Name HAVING COUNT(*) = 2",
+    ),
 ]
 
 
@@ -1270,6 +1291,14 @@ def test_a_spider_database_is_read_in_plain_words(
     answer = _asked(question, url)
     assert answer.status == "answered", answer.reason
     assert matches(_gold(gold, url), answer.rows, ordered=ordered), answer.sql
+
+
+def test_a_number_of_rows_asked_for_is_no_stored_value(settings: Any) -> None:
+    """ "the 3 oldest players": how many to keep, though a column of the table stores 3."""
+    url = _spider_url("school_player", settings)
+    answer = _asked("What are the teams of the 3 oldest players?", url)
+    assert answer.status == "answered", answer.reason
+    assert "LIMIT 3" in answer.sql and "= 3" not in answer.sql
 
 
 def test_tables_that_only_share_a_parent_no_one_names_are_not_joined(settings: Any) -> None:
