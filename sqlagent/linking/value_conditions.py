@@ -77,8 +77,9 @@ class ValueConditionSteps(NumberPairSteps):
             held = [(t, c) for t, c in held if before in c.lower()]
         if len(held) != 1:
             return
-        table, column = held[0]
-        element = next(e for e in self.schema.elements if (e.table, e.column) == (table, column))
+        element = next((e for e in self.schema.elements if (e.table, e.column) == held[0]), None)
+        if element is None:  # a column the linking words leave out
+            return
         self.use(i, i + 1)
         self.intent.conditions.append(Condition(element, "=", plain(number), at=i))
         self.intent.guessed_values += 1
