@@ -21,6 +21,9 @@ _NOT_A_VALUE = frozenset({"one", "once", "twice", "thrice"})
 
 # Words after which a number of rows is a count those rows must have: "tracks with 1 race".
 _HAVING = frozenset({"with", "has", "have", "had", "having"})
+# Words after "N times" that make it a multiple, not a count: "3 times the average".
+_MULTIPLIED = (["the"], ["as"], ["that"], ["more"], ["less"], ["larger"], ["bigger"],
+               ["higher"], ["greater"], ["smaller"], ["lower"])  # fmt: skip
 
 
 def _exclusive(first: Condition, second: Condition) -> bool:
@@ -99,7 +102,7 @@ class ConditionSteps(ValueConditionSteps):
         if not self.words[i].number or i in self.intent.used:
             return False
         if self.lows[i + 1 : i + 2] in (["time"], ["times"]):
-            return True
+            return self.lows[i + 2 : i + 3] not in _MULTIPLIED  # not "3 times the average"
         before = self.lows[max(0, i - 2) : i]
         lead = (before[-1:] == ["only"] and before[:1]) or before[-1:]
         after = self.chosen.at(i + 1)

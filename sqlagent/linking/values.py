@@ -89,12 +89,9 @@ def build_stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> Store
                 if said is not None:
                     flags[key_of] = said
                 for value in rows:
-                    if (
-                        isinstance(value, str)
-                        and 0 < len(value) <= MAX_VALUE_CHARS
-                        and value_key(value)
-                    ):
-                        found.setdefault(value_key(value), []).append((name, column.name, value))
+                    short = isinstance(value, str) and 0 < len(value) <= MAX_VALUE_CHARS
+                    if short and (key := value_key(value)):
+                        found.setdefault(key, []).append((name, column.name, value))
     longest = max((len(k.split()) for k in found), default=1)
     return StoredValues(
         {k: tuple(v) for k, v in found.items()},

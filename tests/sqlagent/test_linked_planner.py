@@ -1269,6 +1269,11 @@ NEW_READINGS = [
         "Which positions have 3 players?",
         "SELECT Position FROM match_season GROUP BY Position HAVING COUNT(*) = 3",
     ),
+    (  # "N times": the count of rows each group has
+        "hr_1",
+        "Which job ids appear 2 times in the job history?",
+        "SELECT job_id FROM job_history GROUP BY job_id HAVING COUNT(*) = 2",
+    ),
     (
         "race_track",
         "List the names of the tracks with 2 races.",
@@ -1299,6 +1304,13 @@ def test_a_number_of_rows_asked_for_is_no_stored_value(settings: Any) -> None:
     answer = _asked("What are the teams of the 3 oldest players?", url)
     assert answer.status == "answered", answer.reason
     assert "LIMIT 3" in answer.sql and "= 3" not in answer.sql
+
+
+def test_a_number_of_times_said_before_a_measure_is_no_count(settings: Any) -> None:
+    """ "3 times the average": a multiple, not rows that occur three times."""
+    url = _spider_url("hr_1", settings)
+    answer = _asked("Which employees earn 3 times the average salary?", url)
+    assert "COUNT(*) = 3" not in (answer.sql or "")
 
 
 def test_tables_that_only_share_a_parent_no_one_names_are_not_joined(settings: Any) -> None:
