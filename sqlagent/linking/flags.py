@@ -1,6 +1,7 @@
 """Yes-or-no columns said of the rows: "active trucks", "tax exempt accounts", "medicines
 not approved by the FDA" (a text column that holds 'Yes' and 'No')."""
 
+from core.language import is_noun, word_tags
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
 from sqlagent.linking.intent import Condition
@@ -21,8 +22,8 @@ class FlagSteps(ReaderBase):
                 continue
             if said is not None and not self._said_as_flag(choice):
                 continue
-            if choice.end - choice.start == 1 and self.by_root(choice):
-                continue  # "records" is not is_recordable
+            if choice.end - choice.start == 1 and self.by_root(choice) and self._noun(choice):
+                continue  # "records" is not is_recordable; "did not pass" is isPassed
             if self.lows[choice.start - 1 : choice.start] in (["whether"], ["if"]):
                 continue  # "whether it is active": the flag is asked
             self._flagged_rows(choice)
@@ -32,6 +33,10 @@ class FlagSteps(ReaderBase):
             self.use(negation[0] if negation else choice.start, choice.start)
             value = not negation if said is None else said[bool(negation)]  # 'Y' or 'N'
             self.intent.conditions.append(Condition(element, "=", value, at=choice.start))
+
+    def _noun(self, choice: Choice) -> bool:
+        tags = word_tags(tuple(w.text for w in self.words))
+        return is_noun(tags[choice.start])
 
     def _said_as_flag(self, choice: Choice) -> bool:
         """Whether a column that holds 'Y' or 'N' is said as a yes or no of the rows ("not

@@ -289,7 +289,9 @@ def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWor
             ):
                 break  # "the letter M", "starts with 'Orb'": text searched for, not stored
             if size == 1 and (
-                _a_count_or_bound(run[0], lows, start) or _a_verb(run[0], tags, start)
+                _a_count_or_bound(run[0], lows, start)
+                or _a_verb(run[0], tags, start)
+                or lows[start : start + 2] == ["no", "longer"]  # a negation, not the stored 'no'
             ):
                 continue
             text = run[0].text if run[0].quoted else " ".join(w.text for w in run)

@@ -9,6 +9,8 @@ from core.databases.scope import Scope
 from registries.models import DataSource
 from sqlagent.agent import Source, ask
 from sqlagent.answer import StepEvent
+from sqlagent.linking import plan_linked
+from sqlagent.linking.values import stored_values
 from sqlagent.nouns_by_meaning import read_nouns_by_meaning
 from sqlagent.question_terms import extract_terms
 from sqlagent.value_index import value_index
@@ -202,6 +204,19 @@ def test_a_noun_naming_a_kind_of_something_is_not_read_as_it() -> None:
             "How many safety meetings were held in 2025?",
             "SELECT COUNT(*) FROM toolboxTalk WHERE YEAR(heldOn) = 2025",
         ),
+        (  # "parts" are the catalogue, not the parts used on work orders
+            "How many parts are in the Electrical category?",
+            "SELECT COUNT(*) FROM part JOIN partCategory ON partCategory.id = part.partCategoryId"
+            " WHERE partCategory.name = 'Electrical'",
+        ),
+        (
+            "How many obsolete parts are there?",
+            "SELECT COUNT(*) FROM part WHERE isActive = 0",
+        ),
+        (
+            "How many rejected quotes did we have?",
+            "SELECT COUNT(*) FROM quote WHERE status = 'declined'",
+        ),
     ],
 )
 def test_the_demo_registry_knows_the_names_people_give_its_tables(
@@ -210,3 +225,30 @@ def test_the_demo_registry_knows_the_names_people_give_its_tables(
     answer = ask(question, scope=Scope())
     assert answer.status == "answered", answer.reason
     assert [list(row) for row in answer.rows] == [list(row) for row in gold(gold_sql)]
+
+
+@pytest.mark.parametrize(
+    ("question", "gold_sql"),
+    [
+        (  # a yes-or-no column met by its verb's root: `isPassed`
+            "How many Lockout/Tagout Verification safety checks did not pass?",
+            "SELECT COUNT(*) FROM safety JOIN safetyTemplate"
+            " ON safetyTemplate.id = safety.safetyTemplateId"
+            " WHERE safetyTemplate.name = 'Lockout/Tagout Verification' AND safety.isPassed = 0",
+        ),
+    ],
+)
+def test_a_flag_is_read_from_its_verb_and_from_no_longer(question: str, gold_sql: str) -> None:
+    answer = ask(question, scope=Scope())
+    assert answer.status == "answered", answer.reason
+    assert [list(row) for row in answer.rows] == [list(row) for row in gold(gold_sql)]
+
+
+def test_no_longer_negates_and_is_no_stored_no() -> None:
+    """ "no longer active": not the answer 'no' that safety checklists store."""
+    target = Source.named(None)
+    values = stored_values(target.layer, target.url, agent=target.agent_login)
+    plan = plan_linked("Which vehicles are no longer active?", target.layer, values)
+    sql = plan.statement.sql()
+    assert "'no'" not in sql and "safety" not in sql
+    assert '"isActive" = FALSE' in sql
