@@ -69,8 +69,11 @@ def resolve_name(
     # The tables words name beat the context, which holds every table the name is in; of
     # those, the one named last before it ("customer sites in Phoenix": the sites).
     said = {t: p for p, t, _ in sorted(out.entities) if p < end}
-    # else the table nearest the one named after it ("Installation work order": its type)
-    near = {next_table} if next_table else context
+    # else the table nearest the one named after it ("Installation work order": its type),
+    # or to the tables and columns said ("rated level 5 in Hydraulics": a skill, beside
+    # `employeeSkill.level`, not an inspection's section)
+    around = set(said) | {ref.table for _, ref in out.columns}
+    near = {next_table} if next_table else (around or context)
     distance = {t: join_distance(t, near, layer) if near else 0 for t, _, _ in matches}
     matches.sort(
         key=lambda m: (m[0] != next_table, -said.get(m[0], -1), m[0] not in context, distance[m[0]])

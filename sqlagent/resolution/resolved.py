@@ -58,7 +58,7 @@ class Said:
 NEGATIONS: tuple[tuple[str, ...], ...] = (
     ("no", "longer"), ("not", "counting"), ("not", "including"), ("leaving", "out"),
     ("other", "than"), ("apart", "from"), ("not",), ("non",), ("never",), ("excluding",),
-    ("except",), ("without",),
+    ("except",), ("without",), ("ignoring",),
 )  # fmt: skip
 
 

@@ -9,6 +9,7 @@ from core.databases.scope import Scope
 from registries.models import DataSource
 from sqlagent.agent import Source, ask
 from sqlagent.answer import StepEvent
+from sqlagent.answer_matching import matches
 from sqlagent.linking import plan_linked
 from sqlagent.linking.values import stored_values
 from sqlagent.nouns_by_meaning import read_nouns_by_meaning
@@ -252,3 +253,25 @@ def test_no_longer_negates_and_is_no_stored_no() -> None:
     sql = plan.statement.sql()
     assert "'no'" not in sql and "safety" not in sql
     assert '"isActive" = FALSE' in sql
+
+
+@pytest.mark.parametrize(
+    ("question", "gold_sql"),
+    [
+        (  # "ignoring" leaves the value out
+            "Which 3 customers were invoiced the most, ignoring void invoices?",
+            "SELECT c.name, COUNT(*) AS n FROM invoice i JOIN customer c ON c.id = i.customerId"
+            " WHERE i.status <> 'void' GROUP BY c.id, c.name ORDER BY n DESC, c.name LIMIT 3",
+        ),
+        (  # a name beside a column said is that column's table's: a skill, not a section
+            "How many technicians have level 2 in Hydraulics?",
+            "SELECT COUNT(DISTINCT e.id) FROM employee e"
+            " JOIN employeeSkill es ON es.employeeId = e.id JOIN skill s ON s.id = es.skillId"
+            " WHERE e.isTechnician = 1 AND s.name = 'Hydraulics' AND es.level = 2",
+        ),
+    ],
+)
+def test_a_value_is_left_out_or_read_beside_the_column_said(question: str, gold_sql: str) -> None:
+    answer = ask(question, scope=Scope())
+    assert answer.status == "answered", answer.reason
+    assert matches(gold(gold_sql), answer.rows, ordered=False), answer.sql
