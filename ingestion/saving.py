@@ -43,6 +43,8 @@ class Saved:
 
 def save_documents(batch: list[tuple[JobItem, Prepared]]) -> list[Saved]:
     """Write the batch; each file ends with its document or the database's reason."""
+    if not batch:  # every file of the group was written before (a worker died after it)
+        return []
     try:
         return _save(batch)
     except (OperationalError, InterfaceError):

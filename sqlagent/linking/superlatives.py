@@ -298,12 +298,15 @@ class SuperlativeSteps(ReaderBase):
         return self.a_key(element) or (element.table, element.column) in self.schema.referring
 
     def _time_of(self, named: Choice | None) -> Element | None:
-        """When the rows happened: a date of the table named, else of the question's
-        tables, else their year."""
+        """When the rows happened: a date of the table named, else its year ("the oldest
+        movie": `Movie.year`, not the date another table's rows were made), else a date of
+        the question's tables, else their year."""
         if named is not None and named.is_table:
             dates = self.dates_of([named.table])
             if len(dates) == 1:
                 return dates[0]
+            if not dates and (year := self._measure_in(named.table, ("year",))):
+                return year
         return self.date_column() or self._dimension(("year",))
 
     def _counted(self, i: int, descending: bool) -> bool:

@@ -18,9 +18,11 @@ from ingestion.models import (
     EntityRelation,
     Image,
     ItemStatus,
+    JobItem,
     Section,
     SectionType,
 )
+from ingestion.pipeline import process_items
 
 from . import samples
 from .helpers import count, ingest
@@ -314,6 +316,20 @@ def test_unchanged_file_is_skipped_and_changed_file_replaces_everything(
         == document.sections.count()
     )
     assert count("MATCH (d:Document {id: $id}) RETURN count(d) AS n", id=str(document.pk)) == 1
+
+
+def test_files_written_before_their_worker_died_finish_when_taken_again(
+    collection: Collection,
+) -> None:
+    """A worker killed after it saved a group of files and before it marked them done: the
+    next one finds every file of the group written and finishes them all."""
+    job = ingest(
+        collection, {"a.md": samples.POLICY_MD.encode(), "b.txt": samples.SARAH_TXT.encode()}
+    )
+    job.items.update(status=ItemStatus.PROCESSING)
+    process_items(list(JobItem.objects.filter(job=job).select_related("job")))
+    assert set(job.items.values_list("status", flat=True)) == {ItemStatus.DONE}
+    assert Document.objects.filter(collection=collection).count() == 2
 
 
 def test_deleting_a_document_leaves_nothing_behind(collection: Collection) -> None:

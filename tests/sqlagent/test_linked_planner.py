@@ -11,10 +11,12 @@ from django.conf import settings
 from core.databases.scope import Scope
 from registries.datasets import load_spider_db
 from registries.models import DataSource
-from sqlagent.agent import ask
+from sqlagent.agent import Source, ask
 from sqlagent.answer_matching import matches
 from sqlagent.execution import execute_read
+from sqlagent.linking import plan_linked
 from sqlagent.linking.question import read_words
+from sqlagent.linking.values import stored_values
 from sqlagent.third_party import source_for_url
 
 from .agent_fixtures import agent_warehouse_schema, agent_warehouse_url, no_llm, warehouse
@@ -1471,3 +1473,14 @@ def test_totals_of_two_kinds_of_rows_at_once_are_declined(settings: Any) -> None
     question = "How many budgets have a budgeted amount above 3000 in year 2001 or before?"
     answer = _asked(question, url)
     assert answer.status == "declined" and "two kinds of rows" in answer.reason
+
+
+def test_the_oldest_of_rows_with_a_year_and_no_date_is_by_their_year(settings: Any) -> None:
+    """ "the oldest movie": `Movie.year`, not the date a rating was made."""
+    name, _ = source_for_url(_spider_url("movie_1", settings))
+    target = Source.named(name)
+    values = stored_values(target.layer, target.url, agent=target.agent_login)
+    question = "For the ratings of the oldest movie, give the average stars and the movie's title."
+    plan = plan_linked(question, target.layer, values)
+    order = plan.statement.args["order"].sql()
+    assert "year" in order and "ratingDate" not in order
