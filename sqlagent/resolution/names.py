@@ -5,27 +5,12 @@ Holdings' contacts")."""
 from registries.services import SemanticLayer
 from sqlagent.join_paths import related
 from sqlagent.linking.schema_words import value_key
+from sqlagent.places import US_STATES
 from sqlagent.plan import ColumnRef, Filter
 from sqlagent.question_terms import QuestionTerms
 from sqlagent.resolution.context import join_distance
 from sqlagent.resolution.resolved import Resolved, mention_lengths
 from sqlagent.value_index import ValueIndex
-
-# A state named in full matches the two-letter code columns hold ("Arizona" -> AZ).
-US_STATES = {
-    "alabama": "al", "alaska": "ak", "arizona": "az", "arkansas": "ar", "california": "ca",
-    "colorado": "co", "connecticut": "ct", "delaware": "de", "florida": "fl", "georgia": "ga",
-    "hawaii": "hi", "idaho": "id", "illinois": "il", "indiana": "in", "iowa": "ia",
-    "kansas": "ks", "kentucky": "ky", "louisiana": "la", "maine": "me", "maryland": "md",
-    "massachusetts": "ma", "michigan": "mi", "minnesota": "mn", "mississippi": "ms",
-    "missouri": "mo", "montana": "mt", "nebraska": "ne", "nevada": "nv", "ohio": "oh",
-    "oklahoma": "ok", "oregon": "or", "pennsylvania": "pa", "tennessee": "tn", "texas": "tx",
-    "utah": "ut", "vermont": "vt", "virginia": "va", "washington": "wa", "wisconsin": "wi",
-    "wyoming": "wy",
-    "new york": "ny", "new jersey": "nj", "new mexico": "nm", "new hampshire": "nh",
-    "north carolina": "nc", "south carolina": "sc", "north dakota": "nd", "south dakota": "sd",
-    "west virginia": "wv", "rhode island": "ri",
-}  # fmt: skip
 
 
 def resolve_code(code: str, terms: QuestionTerms, values: ValueIndex, out: Resolved) -> None:

@@ -1484,3 +1484,13 @@ def test_the_oldest_of_rows_with_a_year_and_no_date_is_by_their_year(settings: A
     plan = plan_linked(question, target.layer, values)
     order = plan.statement.args["order"].sql()
     assert "year" in order and "ratingDate" not in order
+
+
+def test_a_us_state_said_in_full_is_the_code_a_column_stores(settings: Any) -> None:
+    """ "California" where `Customer.State` holds 'CA'."""
+    name, _ = source_for_url(_spider_url("chinook_1", settings))
+    target = Source.named(name)
+    values = stored_values(target.layer, target.url, agent=target.agent_login)
+    question = "Give the first names of the customers based in California."
+    plan = plan_linked(question, target.layer, values)
+    assert "'CA'" in plan.statement.sql()

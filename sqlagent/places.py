@@ -1,0 +1,17 @@
+"""Places said in full where the data stores their codes."""
+
+# A state named in full matches the two-letter code columns hold ("Arizona" -> AZ).
+US_STATES = {
+    "alabama": "al", "alaska": "ak", "arizona": "az", "arkansas": "ar", "california": "ca",
+    "colorado": "co", "connecticut": "ct", "delaware": "de", "florida": "fl", "georgia": "ga",
+    "hawaii": "hi", "idaho": "id", "illinois": "il", "indiana": "in", "iowa": "ia",
+    "kansas": "ks", "kentucky": "ky", "louisiana": "la", "maine": "me", "maryland": "md",
+    "massachusetts": "ma", "michigan": "mi", "minnesota": "mn", "mississippi": "ms",
+    "missouri": "mo", "montana": "mt", "nebraska": "ne", "nevada": "nv", "ohio": "oh",
+    "oklahoma": "ok", "oregon": "or", "pennsylvania": "pa", "tennessee": "tn", "texas": "tx",
+    "utah": "ut", "vermont": "vt", "virginia": "va", "washington": "wa", "wisconsin": "wi",
+    "wyoming": "wy",
+    "new york": "ny", "new jersey": "nj", "new mexico": "nm", "new hampshire": "nh",
+    "north carolina": "nc", "south carolina": "sc", "north dakota": "nd", "south dakota": "sd",
+    "west virginia": "wv", "rhode island": "ri",
+}  # fmt: skip
