@@ -228,23 +228,6 @@ def test_the_demo_registry_knows_the_names_people_give_its_tables(
     assert [list(row) for row in answer.rows] == [list(row) for row in gold(gold_sql)]
 
 
-@pytest.mark.parametrize(
-    ("question", "gold_sql"),
-    [
-        (  # a yes-or-no column met by its verb's root: `isPassed`
-            "How many Lockout/Tagout Verification safety checks did not pass?",
-            "SELECT COUNT(*) FROM safety JOIN safetyTemplate"
-            " ON safetyTemplate.id = safety.safetyTemplateId"
-            " WHERE safetyTemplate.name = 'Lockout/Tagout Verification' AND safety.isPassed = 0",
-        ),
-    ],
-)
-def test_a_flag_is_read_from_its_verb_and_from_no_longer(question: str, gold_sql: str) -> None:
-    answer = ask(question, scope=Scope())
-    assert answer.status == "answered", answer.reason
-    assert [list(row) for row in answer.rows] == [list(row) for row in gold(gold_sql)]
-
-
 def test_no_longer_negates_and_is_no_stored_no() -> None:
     """ "no longer active": not the answer 'no' that safety checklists store."""
     target = Source.named(None)
@@ -258,6 +241,12 @@ def test_no_longer_negates_and_is_no_stored_no() -> None:
 @pytest.mark.parametrize(
     ("question", "gold_sql"),
     [
+        (  # a yes-or-no column met by its verb's root: `isPassed`
+            "How many Lockout/Tagout Verification safety checks did not pass?",
+            "SELECT COUNT(*) FROM safety JOIN safetyTemplate"
+            " ON safetyTemplate.id = safety.safetyTemplateId"
+            " WHERE safetyTemplate.name = 'Lockout/Tagout Verification' AND safety.isPassed = 0",
+        ),
         (  # "ignoring" leaves the value out
             "Which 3 customers were invoiced the most, ignoring void invoices?",
             "SELECT c.name, COUNT(*) AS n FROM invoice i JOIN customer c ON c.id = i.customerId"
@@ -271,7 +260,7 @@ def test_no_longer_negates_and_is_no_stored_no() -> None:
         ),
     ],
 )
-def test_a_value_is_left_out_or_read_beside_the_column_said(question: str, gold_sql: str) -> None:
+def test_flags_exclusions_and_names_are_read_as_said(question: str, gold_sql: str) -> None:
     answer = ask(question, scope=Scope())
     assert answer.status == "answered", answer.reason
     assert matches(gold(gold_sql), answer.rows, ordered=False), answer.sql

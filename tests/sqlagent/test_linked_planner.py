@@ -1475,22 +1475,22 @@ def test_totals_of_two_kinds_of_rows_at_once_are_declined(settings: Any) -> None
     assert answer.status == "declined" and "two kinds of rows" in answer.reason
 
 
-def test_the_oldest_of_rows_with_a_year_and_no_date_is_by_their_year(settings: Any) -> None:
-    """ "the oldest movie": `Movie.year`, not the date a rating was made."""
-    name, _ = source_for_url(_spider_url("movie_1", settings))
+def _linked_sql(db: str, question: str, settings: Any) -> Any:
+    """The linked planner's reading of `question` on a Spider database, not run."""
+    name, _ = source_for_url(_spider_url(db, settings))
     target = Source.named(name)
     values = stored_values(target.layer, target.url, agent=target.agent_login)
+    return plan_linked(question, target.layer, values).statement
+
+
+def test_the_oldest_of_rows_with_a_year_and_no_date_is_by_their_year(settings: Any) -> None:
+    """ "the oldest movie": `Movie.year`, not the date a rating was made."""
     question = "For the ratings of the oldest movie, give the average stars and the movie's title."
-    plan = plan_linked(question, target.layer, values)
-    order = plan.statement.args["order"].sql()
+    order = _linked_sql("movie_1", question, settings).args["order"].sql()
     assert "year" in order and "ratingDate" not in order
 
 
 def test_a_us_state_said_in_full_is_the_code_a_column_stores(settings: Any) -> None:
     """ "California" where `Customer.State` holds 'CA'."""
-    name, _ = source_for_url(_spider_url("chinook_1", settings))
-    target = Source.named(name)
-    values = stored_values(target.layer, target.url, agent=target.agent_login)
     question = "Give the first names of the customers based in California."
-    plan = plan_linked(question, target.layer, values)
-    assert "'CA'" in plan.statement.sql()
+    assert "'CA'" in _linked_sql("chinook_1", question, settings).sql()
