@@ -15,3 +15,10 @@ US_STATES = {
     "north carolina": "nc", "south carolina": "sc", "north dakota": "nd", "south dakota": "sd",
     "west virginia": "wv", "rhode island": "ri",
 }  # fmt: skip
+
+# Countries said by another of their usual names than the one stored ("the US": 'USA').
+COUNTRY_NAMES = (
+    ("us", "usa", "united states", "united states of america", "america"),
+    ("uk", "united kingdom", "great britain", "britain"),
+    ("uae", "united arab emirates"),
+)

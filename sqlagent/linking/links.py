@@ -21,7 +21,7 @@ from sqlagent.linking.signals import (
     pattern_literal,
 )
 from sqlagent.linking.values import StoredValues, value_key
-from sqlagent.places import US_STATES
+from sqlagent.places import COUNTRY_NAMES, US_STATES
 
 
 @dataclass(frozen=True)
@@ -298,7 +298,7 @@ def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWor
             text = run[0].text if run[0].quoted else " ".join(w.text for w in run)
             found = schema.term_values.get(value_key(text)) or values.find(text)
             found = found or (_sex_codes(run[0], values) if size == 1 else ())
-            found = found or _state_codes(run, values)
+            found = found or _place_codes(run, values)
             form = not found and size == 1 and not run[0].quoted
             if form:  # "voided" where 'void' is stored: a surer link than none, less than the word
                 found = values.find_form(run[0].text)
@@ -340,11 +340,18 @@ def _sex_codes(word: Word, values: StoredValues) -> tuple[tuple[str, str, str], 
     return tuple(f for f in values.find(code) if f[1].lower() in _SEX_COLUMNS)
 
 
-def _state_codes(run: tuple[Word, ...], values: StoredValues) -> tuple[tuple[str, str, str], ...]:
+def _place_codes(run: tuple[Word, ...], values: StoredValues) -> tuple[tuple[str, str, str], ...]:
     """A US state said in full where a column stores its two-letter code ("California":
-    'CA'), as the term planner reads it."""
-    code = US_STATES.get(" ".join(w.lower for w in run))
-    return tuple(f for f in values.find(code) if len(f[2]) == 2) if code else ()
+    'CA'), as the term planner reads it; a country by another of its names ("the US":
+    'USA')."""
+    said = " ".join(w.lower for w in run)
+    code = US_STATES.get(said)
+    if code:
+        return tuple(f for f in values.find(code) if len(f[2]) == 2)
+    if not all(w.text[:1].isupper() for w in run):
+        return ()  # "tell us": a pronoun, not the US
+    names = next((n for n in COUNTRY_NAMES if said in n), ())
+    return tuple(f for name in names if name != said for f in values.find(name))
 
 
 # Verbs in the present, which a plain word stored as a value hardly ever is: "tracks that

@@ -1494,3 +1494,17 @@ def test_a_us_state_said_in_full_is_the_code_a_column_stores(settings: Any) -> N
     """ "California" where `Customer.State` holds 'CA'."""
     question = "Give the first names of the customers based in California."
     assert "'CA'" in _linked_sql("chinook_1", question, settings).sql()
+
+
+def test_a_country_said_by_another_of_its_names_is_the_name_stored(settings: Any) -> None:
+    """ "the UK" where `ship.Nationality` holds 'United Kingdom'; "us" is a pronoun."""
+    assert (
+        "'United Kingdom'"
+        in _linked_sql(
+            "ship_mission", "Count the ships whose nationality is the UK.", settings
+        ).sql()
+    )
+    assert (
+        "United States"
+        not in _linked_sql("ship_mission", "Tell us how many ships there are.", settings).sql()
+    )
