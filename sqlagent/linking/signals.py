@@ -82,6 +82,9 @@ COMPARATORS = (
     (("below",), "<"), (("under",), "<"), (("before",), "<"), (("prior", "to"), "<"),
     (("up", "to"), "<="), (("no", "later", "than"), "<="), (("no", "earlier", "than"), ">="),
     (("newer", "than"), ">"), (("beyond",), ">"),
+    # "whose age is greater 30", "older 40": the comparative alone, right before its number
+    *(((word,), ">") for word in ("greater", "larger", "bigger", "higher", "older", "taller")),
+    *(((word,), "<") for word in ("smaller", "lower", "younger", "shorter", "cheaper")),
     (("equal", "to"), "="), (("equals",), "="), (("exactly",), "="),
     # "greater than or equal to", "equal to or less than"
     *(((word, "than", "or", "equal", "to"), op) for word, op in _BOUNDS),

@@ -1508,3 +1508,9 @@ def test_a_country_said_by_another_of_its_names_is_the_name_stored(settings: Any
         "United States"
         not in _linked_sql("ship_mission", "Tell us how many ships there are.", settings).sql()
     )
+
+
+def test_a_comparative_right_before_a_number_is_its_bound(settings: Any) -> None:
+    """ "a salary greater 10000": "than" left out, the bound is still said."""
+    question = "Give the first names of employees with a salary greater 10000."
+    assert "> 10000" in _linked_sql("hr_1", question, settings).sql()
