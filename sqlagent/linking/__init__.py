@@ -21,8 +21,10 @@ from sqlagent.linking.full_names import split_full_names
 from sqlagent.linking.intent import Intent
 from sqlagent.linking.links import Link, name_links, value_links
 from sqlagent.linking.periods import period_words
-from sqlagent.linking.question import read_words
+from sqlagent.linking.question import Word, read_words
 from sqlagent.linking.reader import Reader, Unreadable
+from sqlagent.linking.schema_words import KIND_WORDS
+from sqlagent.linking.signals import SHAPE_WORDS
 from sqlagent.linking.similar import similar_links
 from sqlagent.linking.strays import STRAYS as _STRAYS
 from sqlagent.linking.strays import stray_choice, table_said_as_column
@@ -94,6 +96,8 @@ def plan_linked(
         raise Unreadable("the tables it names are not related")
     if _only_echoes(intent):
         raise Unreadable("its answer would only repeat the value the question names")
+    if (asked := _asked_unknown(words, chosen, intent)) is not None:
+        raise Unreadable(f"I do not know what '{asked}' is in this database")
     evidence = Evidence.of(words, chosen, intent)
     unplaced = evidence.unplaced_literals
     if unplaced:
@@ -126,6 +130,34 @@ def _only_echoes(intent: Intent) -> bool:
     equal = {c.element for c in intent.conditions if c.op == "="}
     shown = [o for o in intent.outputs if not intent.group or o.element != intent.group]
     return bool(shown) and all(o.element in equal and o.aggregate is None for o in shown)
+
+
+_COPULAS = frozenset({"is", "are", "was", "were"})
+
+
+def _asked_unknown(words: tuple[Word, ...], chosen: Chosen, intent: Intent) -> str | None:
+    """ "What's the population of Phoenix?": the thing asked of the rows, when nothing
+    explains it. Rows that only match the rest (the Phoenix branch) do not answer it."""
+    lows = [w.lower for w in words]
+    at = 2 if lows[1:2] and lows[1] in _COPULAS else 1
+    if lows[:1] not in (["what"], ["which"]) or lows[at : at + 1] != ["the"]:
+        return None
+    asked = at + 1
+    if lows[asked + 1 : asked + 2] != ["of"] or not _a_thing_asked(words[asked]):
+        return None
+    covered = {i for c in chosen.choices for i in range(c.start, c.end)} | intent.used
+    return words[asked].text if asked not in covered else None
+
+
+def _a_thing_asked(word: Word) -> bool:
+    """A word that says what is asked: not "the names of", "the number of" (the shape and
+    the rows' own labels say those), nor a column's name as written (`city_code`)."""
+    return (
+        word.content
+        and word.lower.isalpha()
+        and word.lemma not in KIND_WORDS
+        and word.lower not in SHAPE_WORDS
+    )
 
 
 def _names_column(link: Link, span: range) -> bool:

@@ -264,3 +264,10 @@ def test_flags_exclusions_and_names_are_read_as_said(question: str, gold_sql: st
     answer = ask(question, scope=Scope())
     assert answer.status == "answered", answer.reason
     assert matches(gold(gold_sql), answer.rows, ordered=False), answer.sql
+
+
+def test_a_thing_asked_that_nothing_holds_is_declined_not_answered_with_the_rows() -> None:
+    """ "the elevation of the Houston branch": the branch's row does not answer it."""
+    answer = ask("What is the elevation of the Houston branch?", scope=Scope())
+    assert answer.status == "declined", answer.sql
+    assert "elevation" in answer.reason
