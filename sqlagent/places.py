@@ -18,7 +18,7 @@ US_STATES = {
 
 # Countries said by another of their usual names than the one stored ("the US": 'USA').
 COUNTRY_NAMES = (
-    ("us", "usa", "united states", "united states of america", "america"),
+    ("us", "usa", "united states", "united states of america"),
     ("uk", "united kingdom", "great britain", "britain"),
     ("uae", "united arab emirates"),
 )
