@@ -1,7 +1,6 @@
 """What a count is of: the words counted, the rows they name, and whether the question
 asks for groups beside the count."""
 
-from core.language import word_tags
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
 from sqlagent.linking.intent import Output
@@ -16,7 +15,7 @@ class CountSteps(ReaderBase):
         at = end
         while at < len(self.lows) and self.lows[at] in sig.BEFORE_COUNTED:
             at += 1
-        tags = word_tags(tuple(w.text for w in self.words))
+        tags = self.tags
         stop = at
         while stop < len(self.lows) and self.words[stop].content:
             if stop > at and tags[stop] in ("VB", "VBP", "VBZ") and not self.words[stop].quoted:
@@ -116,7 +115,7 @@ class CountSteps(ReaderBase):
     def _each_row(self) -> bool:
         """Whether "each" stands for the rows themselves ("each one", "each of them",
         "each takes"), not before a thing to group by."""
-        tags = word_tags(tuple(w.text for w in self.words))
+        tags = self.tags
         return any(
             low == "each"
             and (

@@ -1,7 +1,7 @@
 """Yes-or-no columns said of the rows: "active trucks", "tax exempt accounts", "medicines
 not approved by the FDA" (a text column that holds 'Yes' and 'No')."""
 
-from core.language import is_noun, word_tags
+from core.language import is_noun
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
 from sqlagent.linking.intent import Condition
@@ -35,8 +35,7 @@ class FlagSteps(ReaderBase):
             self.intent.conditions.append(Condition(element, "=", value, at=choice.start))
 
     def _noun(self, choice: Choice) -> bool:
-        tags = word_tags(tuple(w.text for w in self.words))
-        return is_noun(tags[choice.start])
+        return is_noun(self.tags[choice.start])
 
     def _said_as_flag(self, choice: Choice) -> bool:
         """Whether a column that holds 'Y' or 'N' is said as a yes or no of the rows ("not

@@ -2,8 +2,10 @@
 which words and links are already explained."""
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import TypeGuard
 
+from core.language import word_tags
 from sqlagent.dates import DateRange
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice, Chosen
@@ -55,6 +57,11 @@ class ReaderBase:
         self.count = False
         self.count_distinct = False
         self.quantity: Element | None = None  # "how many beds": a column that holds a count
+
+    @cached_property
+    def tags(self) -> tuple[str, ...]:
+        """Each word's Penn Treebank tag, read in context."""
+        return word_tags(tuple(w.text for w in self.words))
 
     def unsay(self, start: int, end: int) -> None:
         """The words say a shape (an order, "ends with"): the tables or columns they meet
