@@ -22,3 +22,29 @@ COUNTRY_NAMES = (
     ("uk", "united kingdom", "great britain", "britain"),
     ("uae", "united arab emirates"),
 )
+
+# A country said by its people's adjective ("Italian airports", "British artists") where the
+# data stores the country's name; the adjective itself, when stored, is linked first.
+DEMONYMS = {
+    "american": ("usa", "united states", "us"), "british": ("uk", "united kingdom"),
+    "english": ("england",), "scottish": ("scotland",), "welsh": ("wales",),
+    "irish": ("ireland",), "french": ("france",), "german": ("germany",),
+    "italian": ("italy",), "spanish": ("spain",), "portuguese": ("portugal",),
+    "dutch": ("netherlands", "the netherlands", "holland"), "belgian": ("belgium",),
+    "swiss": ("switzerland",), "austrian": ("austria",), "swedish": ("sweden",),
+    "norwegian": ("norway",), "danish": ("denmark",), "finnish": ("finland",),
+    "icelandic": ("iceland",), "polish": ("poland",), "czech": ("czech republic", "czechia"),
+    "hungarian": ("hungary",), "romanian": ("romania",), "greek": ("greece",),
+    "turkish": ("turkey",), "russian": ("russia",), "ukrainian": ("ukraine",),
+    "croatian": ("croatia",), "serbian": ("serbia",), "canadian": ("canada",),
+    "mexican": ("mexico",), "cuban": ("cuba",), "jamaican": ("jamaica",),
+    "brazilian": ("brazil",), "argentine": ("argentina",), "argentinian": ("argentina",),
+    "chilean": ("chile",), "colombian": ("colombia",), "peruvian": ("peru",),
+    "venezuelan": ("venezuela",), "uruguayan": ("uruguay",), "australian": ("australia",),
+    "chinese": ("china",), "japanese": ("japan",), "korean": ("korea", "south korea"),
+    "indian": ("india",), "pakistani": ("pakistan",), "thai": ("thailand",),
+    "vietnamese": ("vietnam",), "indonesian": ("indonesia",), "malaysian": ("malaysia",),
+    "filipino": ("philippines",), "singaporean": ("singapore",), "israeli": ("israel",),
+    "iranian": ("iran",), "egyptian": ("egypt",), "nigerian": ("nigeria",),
+    "kenyan": ("kenya",), "saudi": ("saudi arabia",),
+}  # fmt: skip

@@ -21,7 +21,7 @@ from sqlagent.linking.signals import (
     pattern_literal,
 )
 from sqlagent.linking.values import StoredValues, value_key
-from sqlagent.places import COUNTRY_NAMES, US_STATES
+from sqlagent.places import COUNTRY_NAMES, DEMONYMS, US_STATES
 
 
 @dataclass(frozen=True)
@@ -343,14 +343,14 @@ def _sex_codes(word: Word, values: StoredValues) -> tuple[tuple[str, str, str], 
 def _place_codes(run: tuple[Word, ...], values: StoredValues) -> tuple[tuple[str, str, str], ...]:
     """A US state said in full where a column stores its two-letter code ("California":
     'CA'), as the term planner reads it; a country by another of its names ("the US":
-    'USA')."""
+    'USA') or by its people's adjective ("Italian airports": 'Italy')."""
     said = " ".join(w.lower for w in run)
     code = US_STATES.get(said)
     if code:
         return tuple(f for f in values.find(code) if len(f[2]) == 2)
     if not all(w.text[:1].isupper() for w in run):
-        return ()  # "tell us": a pronoun, not the US
-    names = next((n for n in COUNTRY_NAMES if said in n), ())
+        return ()  # "tell us": a pronoun, not the US; "polish": a verb
+    names = DEMONYMS.get(said) or next((n for n in COUNTRY_NAMES if said in n), ())
     return tuple(f for name in names if name != said for f in values.find(name))
 
 
