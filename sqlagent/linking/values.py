@@ -57,9 +57,30 @@ class StoredValues:
                 found.setdefault(root(key), []).extend(plain)
         return {k: tuple(v) for k, v in found.items()}
 
+    @cached_property
+    def by_plural(self) -> dict[str, tuple[tuple[str, str, str], ...]]:
+        """Capitalised one-word values by their plural ("defenders": 'Defender'): a name's
+        other forms are other words, but its plural is the same thing, counted."""
+        found: dict[str, list[tuple[str, str, str]]] = {}
+        for key, where in self.by_key.items():
+            named = [w for w in where if w[2][:1].isupper()]
+            if key.isalpha() and named:
+                for plural in _plurals(key):
+                    found.setdefault(plural, []).extend(named)
+        return {k: tuple(v) for k, v in found.items()}
+
     def find_form(self, word: str) -> tuple[tuple[str, str, str], ...]:
         """The one-word values another form of `word` is."""
-        return self.by_root.get(root(word.lower()), ()) if word.isalpha() else ()
+        if not word.isalpha():
+            return ()
+        lower = word.lower()
+        return self.by_root.get(root(lower), ()) or self.by_plural.get(lower, ())
+
+
+def _plurals(word: str) -> tuple[str, ...]:
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
+        return (word[:-1] + "ies",)
+    return (word + "es",) if word.endswith(("s", "x", "ch", "sh")) else (word + "s",)
 
 
 def build_stored_values(layer: SemanticLayer, url: str, *, agent: bool) -> StoredValues:

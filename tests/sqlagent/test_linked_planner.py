@@ -1519,6 +1519,12 @@ def test_a_country_said_by_its_peoples_adjective_is_the_country_stored(settings:
     assert "'United Kingdom'" in british
 
 
+def test_a_plural_of_a_stored_name_is_that_value(settings: Any) -> None:
+    """ "midfielders" where `match_season.Position` holds 'Midfielder'."""
+    found = _linked_sql("match_season", "Which colleges did the midfielders come from?", settings)
+    assert "'Midfielder'" in found.sql()
+
+
 def test_a_comparative_right_before_a_number_is_its_bound(settings: Any) -> None:
     """ "a salary greater 10000": "than" left out, the bound is still said."""
     question = "Give the first names of employees with a salary greater 10000."
