@@ -136,14 +136,15 @@ _COPULAS = frozenset({"is", "are", "was", "were"})
 
 
 def _asked_unknown(words: tuple[Word, ...], chosen: Chosen, intent: Intent) -> str | None:
-    """ "What's the population of Phoenix?": the thing asked of the rows, when nothing
-    explains it. Rows that only match the rest (the Phoenix branch) do not answer it."""
+    """ "What's the population of Phoenix?", "the difference between a Conditional and a
+    Fail": the thing asked of the rows, when nothing explains it. Rows that only match the
+    rest (the Phoenix branch) do not answer it."""
     lows = [w.lower for w in words]
     at = 2 if lows[1:2] and lows[1] in _COPULAS else 1
     if lows[:1] not in (["what"], ["which"]) or lows[at : at + 1] != ["the"]:
         return None
     asked = at + 1
-    if lows[asked + 1 : asked + 2] != ["of"] or not _a_thing_asked(words[asked]):
+    if lows[asked + 1 : asked + 2] not in (["of"], ["between"]) or not _a_thing_asked(words[asked]):
         return None
     covered = {i for c in chosen.choices for i in range(c.start, c.end)} | intent.used
     return words[asked].text if asked not in covered else None
