@@ -275,7 +275,7 @@ def test_a_thing_asked_that_nothing_holds_is_declined_not_answered_with_the_rows
 
 def test_a_difference_between_two_values_that_nothing_computes_is_declined() -> None:
     """ "the difference between" two stored results asks what they mean, which no column
-    holds; the inspections that have either are no answer."""
+    holds; the statuses of inspections with those results are no answer."""
     answer = ask(
         "What's the difference between a conditional and a fail result on an inspection?",
         scope=Scope(),

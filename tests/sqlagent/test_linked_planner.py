@@ -1512,7 +1512,7 @@ def test_a_country_said_by_another_of_its_names_is_the_name_stored(settings: Any
 
 def test_a_country_said_by_its_peoples_adjective_is_the_country_stored(settings: Any) -> None:
     """ "American ships" where `ship.Nationality` holds 'United States', not a word of the
-    schema left unplaced; written in lower case it may be another word ("polish")."""
+    schema left unplaced."""
     found = _linked_sql("ship_mission", "List the names of the American ships.", settings).sql()
     assert "'United States'" in found and "'United Kingdom'" not in found
     british = _linked_sql("ship_mission", "How many British ships are there?", settings).sql()
