@@ -1,4 +1,5 @@
-"""Places said in full where the data stores their codes."""
+"""Places said another way than the data stores them: states in full, countries by other
+names or by their people's adjective."""
 
 # A state named in full matches the two-letter code columns hold ("Arizona" -> AZ).
 US_STATES = {

@@ -298,7 +298,7 @@ def value_links(words: tuple[Word, ...], values: StoredValues, schema: SchemaWor
             text = run[0].text if run[0].quoted else " ".join(w.text for w in run)
             found = schema.term_values.get(value_key(text)) or values.find(text)
             found = found or (_sex_codes(run[0], values) if size == 1 else ())
-            found = found or _place_codes(run, values)
+            found = found or _place_values(run, values)
             form = not found and size == 1 and not run[0].quoted
             if form:  # "voided" where 'void' is stored: a surer link than none, less than the word
                 found = values.find_form(run[0].text)
@@ -340,7 +340,7 @@ def _sex_codes(word: Word, values: StoredValues) -> tuple[tuple[str, str, str], 
     return tuple(f for f in values.find(code) if f[1].lower() in _SEX_COLUMNS)
 
 
-def _place_codes(run: tuple[Word, ...], values: StoredValues) -> tuple[tuple[str, str, str], ...]:
+def _place_values(run: tuple[Word, ...], values: StoredValues) -> tuple[tuple[str, str, str], ...]:
     """A US state said in full where a column stores its two-letter code ("California":
     'CA'), as the term planner reads it; a country by another of its names ("the US":
     'USA') or by its people's adjective ("Italian airports": 'Italy')."""
