@@ -30,19 +30,29 @@ def missing(
         for r in layer.relationships
         if r.from_table == intent.missing and r.to_table == intent.anchor
     ]
-    # "dorms that do not have any amenity": none in the table pairing them (Has_amenity)
-    bridged = not inside and not said_of(intent, intent.missing)
-    rel = (
-        direct[0] if direct else _bridge(intent.missing, intent.anchor, layer) if bridged else None
-    )
-    if rel is None:
+    # "dorms that do not have any amenity": none in the table pairing them (Has_amenity);
+    # "trains that do not pass any station in London": none paired with such a station
+    said = said_of(intent, intent.missing, besides=inside)
+    bridge = None if direct or said else _bridge(intent, layer)
+    if direct:
+        rel, paired = direct[0], None
+    elif bridge is not None:
+        rel, paired = bridge
+    else:
         raise Unreadable(f"{intent.missing} does not refer to {intent.anchor}")
     inner_key = exp.column(rel.from_column, table="m", quoted=True)
     inner = exp.select(inner_key).from_(aliased(rel.from_table, "m"))
     inner = inner.where(inner_key.copy().is_(exp.null()).not_())
+    held = "m"
+    if paired is not None and inside:
+        held = "x"
+        on = exp.column(paired.from_column, table="m", quoted=True).eq(
+            exp.column(paired.to_column, table="x", quoted=True)
+        )
+        inner = inner.join(aliased(paired.to_table, "x"), on=on)
     for condition in inside:
         assert condition.element.column is not None
-        column = exp.column(condition.element.column, table="m", quoted=True)
+        column = exp.column(condition.element.column, table=held, quoted=True)
         inner = inner.where(compare(column, condition.op, condition.value, condition.second))
     anchor_key = exp.column(rel.to_column, table=names.alias[intent.anchor], quoted=True)
     return exp.Not(this=exp.In(this=anchor_key, query=exp.Subquery(this=inner)))
@@ -113,17 +123,21 @@ def values_apart(apart: Apart, layer: SemanticLayer, names: Names) -> exp.Expres
     return exp.Not(this=exp.In(this=names.column(apart.column), query=exp.Subquery(this=inner)))
 
 
-def said_of(intent: Intent, table: str) -> bool:
-    """Whether a part of the query other than the missing rows reads `table`'s columns."""
+def said_of(intent: Intent, table: str, besides: list[Condition] | None = None) -> bool:
+    """Whether a part of the query other than the missing rows (and the conditions
+    `besides`, theirs) reads `table`'s columns."""
     orders = [o.element for o in (intent.order, intent.then) if o is not None]
     elements = [o.element for o in intent.outputs] + orders + [intent.group]
-    elements += [c.element for c in [*intent.conditions, *intent.both]]
+    conditions = [c for c in [*intent.conditions, *intent.both] if c not in (besides or [])]
+    elements += [c.element for c in conditions]
     return any(e is not None and e.table == table for e in elements)
 
 
-def _bridge(missing: str, anchor: str, layer: SemanticLayer) -> Relationship | None:
-    """The one table that pairs rows of `anchor` with rows of `missing` (`Has_amenity`
-    between `Dorm` and `Dorm_amenity`): its relationship to the anchor."""
-    pairs = {r.from_table for r in layer.relationships if r.to_table == missing}
+def _bridge(intent: Intent, layer: SemanticLayer) -> tuple[Relationship, Relationship] | None:
+    """The one table that pairs rows of the anchor with rows of the missing table
+    (`Has_amenity` between `Dorm` and `Dorm_amenity`): its relationships to the anchor and
+    to the missing table."""
+    missing, anchor = intent.missing, intent.anchor
+    pairs = {r.from_table: r for r in layer.relationships if r.to_table == missing}
     found = [r for r in layer.relationships if r.from_table in pairs and r.to_table == anchor]
-    return found[0] if len(found) == 1 else None
+    return (found[0], pairs[found[0].from_table]) if len(found) == 1 else None

@@ -17,6 +17,7 @@ class MissingSteps(ReaderBase):
             if target is not None and (target.is_table or keyed or self._referring(target, i)):
                 self.intent.missing = self.take(target).table
                 self.use(i, target.start)
+                self.negated_at = i
                 return
 
     def _referring(self, target: Choice, at: int) -> bool:

@@ -18,6 +18,9 @@ _OF_AGE_OR_DATE = frozenset({"oldest", "youngest"})
 _SAYS_ORDER = frozenset({"alphabetical", "alphabetic", "ascending", "descending", "increasing",
                          "decreasing", "reverse", "lexicographic", "lexicographical"})  # fmt: skip
 
+# What a sorting verb's key follows: "sorted by", "sort the rooms according to the price".
+_BY = (["by"], ["according", "to"], ["based", "on"])
+
 # Words between two keys of an order: "and", "then", "and then by".
 _THEN = frozenset({"and", "then", "by", "the"})
 
@@ -38,11 +41,13 @@ class OrderSteps(ReaderBase):
             return
         for i in range(len(self.lows)):
             size = sig.phrase_at(self.lows, i, sig.ORDER_WORDS)
+            said = i
             if not size and self.lows[i] in sig.ORDER_VERBS:
-                size = next((n + 1 for n in (1, 2, 3) if self.lows[i + n : i + n + 1] == ["by"]), 0)
+                said, size = self._by_after_verb(i)
             if not size:
                 continue
-            self.unsay(i, i + size)  # "in ascending order of rank": no `Order_Year`
+            self.unsay(i, i + 1)  # "in ascending order of rank": no `Order_Year`
+            self.unsay(said, i + size)  # what the rooms are sorted by, not the rooms
             window = set(self.lows[i : i + size + 6])
             descending = self._which_first(i + size)
             if descending is None:
@@ -77,6 +82,18 @@ class OrderSteps(ReaderBase):
             backwards = "descending" in lows or "reverse" in lows  # "reverse alphabetical"
             self.intent.order = Ordering(None, backwards, aggregate="output")
             self._order_word()
+
+    def _by_after_verb(self, i: int) -> tuple[int, int]:
+        """ "sorted by", "sort all the rooms by", "sort the rooms according to the price":
+        where the words saying what the order is by start, and how many words from the verb
+        its key starts after (0: none follows). Not a noun: "the rank of every company"."""
+        if self.lows[i + 1 : i + 2] == ["of"]:
+            return i, 0
+        for n in range(1, 6):
+            said = next((b for b in _BY if self.lows[i + n : i + n + len(b)] == b), None)
+            if said:
+                return i + n, n + len(said)
+        return i, 0
 
     def _order_word(self) -> None:
         """ "in alphabetical order": the word "order" says the direction, it names no

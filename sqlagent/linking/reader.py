@@ -414,6 +414,12 @@ class Reader(
         intent = self.intent
         said = [c for c in self.chosen.choices if c.start not in self.unsaid]
         tables = [t for t in Chosen(said).tables if t != intent.missing]
+        if self.negated_at is not None:
+            # "shops that have no devices in stock": a table said only after the negation is
+            # of the rows that must be missing, not what is asked about
+            before = {c.link.element.table for c in said if c.start < self.negated_at}
+            tables = [t for t in tables if t in before]
+        self._keys_referred_to()
         plain = [o for o in intent.outputs if o.element is not None]
         if any(o.element.table == intent.missing for o in plain if o.element):
             raise Unreadable(f"it asks about {intent.missing} rows and for ones that are missing")
@@ -434,6 +440,22 @@ class Reader(
             if choice.is_table:
                 self.use(choice.start, choice.end)
         self._settle_outputs()
+
+    def _keys_referred_to(self) -> None:
+        """ "customer ids who don't have an account": a key of the missing rows that refers
+        to another table (`Accounts.customer_id`) shows that table's own key, whose rows
+        are the ones asked about."""
+        intent = self.intent
+        if self.count or self.quantity or any(o.aggregate for o in intent.outputs):
+            return  # "how many colors are never used": what is counted is read apart
+        for n, output in enumerate(intent.outputs):
+            element = output.element
+            if element is None or element.table != intent.missing:
+                continue
+            referred = self.schema.referring.get((element.table, element.column or ""))
+            keys = [e for e in self.schema.elements if e.table == referred and e.primary_key]
+            if referred != intent.missing and len(keys) == 1:
+                intent.outputs[n] = Output(keys[0])
 
     def _settle_outputs(self) -> None:
         """Grouping without a count or total lists pairs; an empty list shows labels."""

@@ -53,6 +53,7 @@ class ReaderBase:
         self.schema = schema
         self.taken: set[int] = set()  # indexes of choices already given a part
         self.unsaid: set[int] = set()  # choices whose words say no table ("in order")
+        self.negated_at: int | None = None  # where the words of rows that must be missing start
         self.intent = Intent(anchor="")
         self.count = False
         self.count_distinct = False

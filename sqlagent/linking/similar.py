@@ -16,13 +16,15 @@ from registries.services import SemanticLayer
 from sqlagent.linking.links import Link
 from sqlagent.linking.question import Word
 from sqlagent.linking.schema_words import SchemaWords
-from sqlagent.linking.signals import SHAPE_WORDS
+from sqlagent.linking.signals import SHAPE_WORDS, comparator_at
 
 log = logging.getLogger(__name__)
 
 MIN_SIMILARITY = 0.6  # cosine of a word and a name, below which they are not linked
-MIN_GROUP_SIMILARITY = 0.5  # the same, for a grouping's word among the named tables' columns
+MIN_GROUP_SIMILARITY = 0.5  # the same, for a grouping's or a bound's word among the named
+# tables' columns
 _GROUPING = frozenset({"each", "every", "per", "by"})
+_BEFORE_BOUND = frozenset({"is", "are", "was", "were", "of"})  # "altitude is above 50"
 WEIGHT = 0.7  # a link by meaning scores its similarity times this
 CACHE_SECONDS = 7 * 24 * 3600
 
@@ -64,14 +66,18 @@ def similar_links(
 ) -> list[Link]:
     """Links for content words outside `covered`, each to the name nearest in meaning. A
     word a grouping is asked by ("of each gender") is looked for among the columns of the
-    tables the question `named` first, where a weaker likeness is enough (`sex`).
+    tables the question `named`, and a word a number bounds ("whose altitude is above 50")
+    among their number columns, where a weaker likeness is enough (`sex`, `elevation`).
     `groups_only`: only such words are linked."""
+    columns = np.array([e.table in named and e.column is not None for e in schema.elements])
+    measures = columns & np.array([e.numeric for e in schema.elements])
+    among = {i: _among(words, i, columns, measures) for i in range(len(words))}
     open_words = [
         i
         for i, w in enumerate(words)
         if i not in covered and w.content and not w.quoted and w.lower not in SHAPE_WORDS
         and len(w.lower) > 2 and w.lower.isalpha()
-        and (not groups_only or (i and words[i - 1].lower in _GROUPING))
+        and (not groups_only or among[i] is not None)
     ]  # fmt: skip
     if not open_words or not schema.elements:
         return []
@@ -82,13 +88,12 @@ def similar_links(
         log.warning("words not linked by meaning: %s", error)
         return []
     links = []
-    columns = np.array([e.table in named and e.column is not None for e in schema.elements])
     for row, i in enumerate(open_words):
         best = int(np.argmax(found[row]))
         similarity = float(found[row][best])
-        grouped = words[i - 1].lower in _GROUPING if i else False
-        if similarity < MIN_SIMILARITY and grouped and columns.any():
-            best = int(np.argmax(np.where(columns, found[row], -1.0)))
+        within = among[i]
+        if within is not None:
+            best = int(np.argmax(np.where(within, found[row], -1.0)))
             similarity = float(found[row][best])
             if similarity < MIN_GROUP_SIMILARITY:
                 continue
@@ -96,3 +101,21 @@ def similar_links(
             continue
         links.append(Link(i, i + 1, schema.elements[best], round(similarity * WEIGHT, 3)))
     return links
+
+
+def _among(
+    words: tuple[Word, ...], i: int, columns: np.ndarray, measures: np.ndarray
+) -> np.ndarray | None:
+    """The named tables' columns a grouping's word may mean, their number columns for a
+    word a number bounds; None for any other word."""
+    if i and words[i - 1].lower in _GROUPING:
+        return columns if columns.any() else None
+    lows = [w.lower for w in words]
+    at = i + 1
+    while at < min(len(lows), i + 3) and lows[at] in _BEFORE_BOUND:
+        at += 1
+    said = comparator_at(lows, at) or (("between", 1) if lows[at : at + 1] == ["between"] else None)
+    numbered = said is not None and any(
+        w.number is not None for w in words[at + said[1] : at + said[1] + 2]
+    )
+    return measures if numbered and measures.any() else None

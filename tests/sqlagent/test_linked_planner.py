@@ -1529,3 +1529,51 @@ def test_a_comparative_right_before_a_number_is_its_bound(settings: Any) -> None
     """ "a salary greater 10000": "than" left out, the bound is still said."""
     question = "Give the first names of employees with a salary greater 10000."
     assert "> 10000" in _linked_sql("hr_1", question, settings).sql()
+
+
+def test_a_word_a_number_bounds_is_linked_by_meaning_among_the_number_columns(
+    settings: Any,
+) -> None:
+    """ "whose altitude is under 10" where `airports` has `elevation` and no altitude."""
+    found = _linked_sql(
+        "flight_4", "List the names of airports whose altitude is under 10.", settings
+    )
+    assert "`elevation` < 10" in found.sql(dialect="mysql")
+
+
+def test_a_sorting_verb_whose_key_comes_after_the_rows_sorted_orders_by_it(settings: Any) -> None:
+    """ "Sort all of the employees according to their salary": the key follows the rows."""
+    question = "Sort all of the employees according to their salary, showing first names."
+    order = _linked_sql("hr_1", question, settings).args["order"].sql()
+    assert "SALARY" in order
+
+
+def test_a_table_said_after_a_negation_is_of_the_missing_rows(settings: Any) -> None:
+    """ "shop names that have no device in stock": the shops, none of whose rows are in
+    stock."""
+    question = "Show the shop names that have no device in stock."
+    found = _linked_sql("device", question, settings).sql(dialect="mysql")
+    assert found.startswith("SELECT `t1`.`Shop_Name` FROM `shop`")
+    assert "NOT `t1`.`Shop_ID` IN (SELECT `m`.`Shop_ID` FROM `stock`" in found
+
+
+def test_missing_rows_with_a_condition_are_found_through_the_table_pairing_them(
+    settings: Any,
+) -> None:
+    """ "trains that pass no station located in Glasgow": no `train_station` row pairs the
+    train with a Glasgow station."""
+    question = "Give the names of trains that pass no station located in Glasgow."
+    url = _spider_url("train_station", settings)
+    found = _linked_sql("train_station", question, settings).sql(dialect="mysql")
+    gold = (
+        "SELECT name FROM train WHERE train_id NOT IN (SELECT s.train_id FROM train_station s "
+        "JOIN station t ON s.station_id = t.station_id WHERE t.location = 'Glasgow')"
+    )
+    assert sorted(_gold(found, url)) == sorted(_gold(gold, url))
+
+
+def test_a_key_of_the_missing_rows_asked_for_is_the_key_it_refers_to(settings: Any) -> None:
+    """ "employee ids that have no job history": `employees`' ids, not `job_history`'s."""
+    question = "List the employee ids that have no job history."
+    found = _linked_sql("hr_1", question, settings).sql(dialect="mysql")
+    assert found.startswith("SELECT `t1`.`EMPLOYEE_ID` FROM `employees`")
