@@ -484,6 +484,7 @@ class Reader(
         used += [c.element for c in intent.both] + [intent.group]
         used += [intent.order.element if intent.order else None]
         named = [e.table for e in used if e is not None and e.table != intent.missing]
+        named += [intent.counted] if intent.counted not in (None, intent.missing) else []
         # With rows that must be missing, a table only named is of the missing rows ("not
         # reported any event"): joined outside, through them, it would leave no row.
         bare = [] if intent.missing else intent.tables
