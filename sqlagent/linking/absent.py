@@ -30,12 +30,11 @@ def missing(
     inner = exp.select(inner_key).from_(aliased(holder.from_table, "m"))
     inner = inner.where(inner_key.copy().is_(exp.null()).not_())
     held = "m"
-    chained = joined is not None and joined.from_table == intent.missing
-    if joined is not None and (inside or chained):  # the missing rows themselves, as "x"
+    if joined is not None and inside:  # the missing rows themselves, as "x"
         held = "x"
-        ours, theirs = (joined.to_column, joined.from_column) if chained else (
-            joined.from_column, joined.to_column)  # fmt: skip
-        on = exp.column(ours, table="m", quoted=True).eq(exp.column(theirs, table="x", quoted=True))
+        on = exp.column(joined.from_column, table="m", quoted=True).eq(
+            exp.column(joined.to_column, table="x", quoted=True)
+        )
         inner = inner.join(aliased(intent.missing, "x"), on=on)
     for condition in inside:
         assert condition.element.column is not None
@@ -51,8 +50,7 @@ def _route(
     """The relationship whose column holds the anchor's keys, and how the missing rows join
     its table when they are not its rows: the missing table's own reference to the anchor;
     else, where nothing else reads the missing table, the table pairing them ("dorms that
-    do not have any amenity": `Has_amenity`; "trains that pass no station in London") or the
-    one both refer through ("customers who did not file any claims": a claim's policy)."""
+    do not have any amenity": `Has_amenity`; "trains that pass no station in London")."""
     direct = [
         r
         for r in layer.relationships
@@ -61,7 +59,7 @@ def _route(
     if direct:
         return direct[0], None
     said = said_of(intent, intent.missing or "", besides=inside)
-    found = None if said else (_bridge(intent, layer) or _through(intent, layer))
+    found = None if said else _bridge(intent, layer)
     if found is None:
         raise Unreadable(f"{intent.missing} does not refer to {intent.anchor}")
     return found
@@ -150,16 +148,3 @@ def _bridge(intent: Intent, layer: SemanticLayer) -> tuple[Relationship, Relatio
     pairs = {r.from_table: r for r in layer.relationships if r.to_table == missing}
     found = [r for r in layer.relationships if r.from_table in pairs and r.to_table == anchor]
     return (found[0], pairs[found[0].from_table]) if len(found) == 1 else None
-
-
-def _through(intent: Intent, layer: SemanticLayer) -> tuple[Relationship, Relationship] | None:
-    """The one table the missing rows refer to that refers to the anchor (a claim's policy,
-    the policy's customer): its relationship to the anchor, and the missing rows' to it."""
-    ups = [r for r in layer.relationships if r.from_table == intent.missing]
-    found = [
-        (held, up)
-        for up in ups
-        for held in layer.relationships
-        if held.from_table == up.to_table != intent.missing and held.to_table == intent.anchor
-    ]
-    return found[0] if len(found) == 1 else None
