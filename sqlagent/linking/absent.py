@@ -55,7 +55,8 @@ def _route(
         r
         for r in layer.relationships
         if r.from_table == intent.missing and r.to_table == intent.anchor
-    ]
+        and intent.missing_by in (None, r.from_column)
+    ]  # fmt: skip
     if direct:
         return direct[0], None
     said = said_of(intent, intent.missing or "", besides=inside)

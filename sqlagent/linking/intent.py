@@ -66,6 +66,7 @@ class Intent:
     count_of: range = range(0)  # the words a count is of ("how many pink unicorns")
     tables: list[str] = field(default_factory=list)  # to join, anchor first
     missing: str | None = None  # a table whose rows the anchor's rows must not have
+    missing_by: str | None = None  # its column that refers to the anchor, where it has several
     none_with: list[Condition] = field(default_factory=list)  # no joined row may meet these
     apart: Apart | None = None  # values of a column that no row meeting a condition holds
     both: list[Condition] = field(default_factory=list)  # each must hold in some row (INTERSECT)

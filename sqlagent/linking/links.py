@@ -261,11 +261,11 @@ def _shortened(said: tuple[str, ...], name: tuple[str, ...]) -> bool:
 def _same_stem(a: str, b: str, roots: bool) -> bool:
     """Words of one root, by a crude or (`roots`) a Snowball stem; a word that says a count
     is itself ("count" is not "country")."""
-    same = (stem(a) == stem(b) and _alike(a, b)) or (roots and root(a) == root(b))
+    same = (stem(a) == stem(b) and alike(a, b)) or (roots and root(a) == root(b))
     return a == b or (same and a not in COUNT_NOUNS)
 
 
-def _alike(a: str, b: str) -> bool:
+def alike(a: str, b: str) -> bool:
     """Words that share most of the shorter one: "settled" and "settlement", not
     "discontinued" and "discount" or "departure" and "department"."""
     shorter = min(len(a), len(b))

@@ -3,7 +3,10 @@ have any delegates" (a column of the table that refers to them)."""
 
 from sqlagent.linking import signals as sig
 from sqlagent.linking.chosen import Choice
+from sqlagent.linking.intent import Output
+from sqlagent.linking.links import alike
 from sqlagent.linking.reading_base import ReaderBase
+from sqlagent.linking.schema_words import name_words
 
 
 class MissingSteps(ReaderBase):
@@ -34,3 +37,49 @@ class MissingSteps(ReaderBase):
             return False  # "no study rooms": a word nothing explains says which
         table = element.table
         return table not in named and any((table, other) in self.schema.refers for other in named)
+
+    def _missing_by(self) -> None:
+        """ "employees who do not authorize destruction for any document": of the missing
+        table's several columns that refer to the anchor (`Destroyed_by_Employee_ID`,
+        `Destruction_Authorised_by_Employee_ID`), the one whose own words the question says
+        most of."""
+        intent = self.intent
+        columns = [
+            column
+            for (table, column), referred in self.schema.referring.items()
+            if table == intent.missing and referred == intent.anchor
+        ]
+        # the words that name the tables name neither column ("courses without any
+        # prerequisite": `prereq`, not its `prereq_id`)
+        tables = {intent.missing, intent.anchor}
+        naming = {
+            i
+            for c in self.chosen.choices
+            if c.is_table and c.link.element.table in tables
+            for i in range(c.start, c.end)
+        }
+        said = [w.lower for i, w in enumerate(self.words) if w.content and i not in naming]
+        own = set(name_words(intent.anchor))
+
+        def says(column: str) -> int:
+            return sum(1 for w in set(name_words(column)) - own if any(alike(w, s) for s in said))
+
+        counts = sorted(((says(c), c) for c in columns), reverse=True)
+        if len(counts) > 1 and counts[0][0] > counts[1][0]:
+            intent.missing_by = counts[0][1]
+
+    def _keys_referred_to(self) -> None:
+        """ "customer ids who don't have an account": a key of the missing rows that refers
+        to another table (`Accounts.customer_id`) shows that table's own key, whose rows
+        are the ones asked about."""
+        intent = self.intent
+        if self.count or self.quantity or any(o.aggregate for o in intent.outputs):
+            return  # "how many colors are never used": what is counted is read apart
+        for n, output in enumerate(intent.outputs):
+            element = output.element
+            if element is None or element.table != intent.missing:
+                continue
+            referred = self.schema.referring.get((element.table, element.column or ""))
+            keys = [e for e in self.schema.elements if e.table == referred and e.primary_key]
+            if referred != intent.missing and len(keys) == 1:
+                intent.outputs[n] = Output(keys[0])

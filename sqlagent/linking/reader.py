@@ -439,23 +439,8 @@ class Reader(
         for choice in self.chosen.choices:
             if choice.is_table:
                 self.use(choice.start, choice.end)
+        self._missing_by()
         self._settle_outputs()
-
-    def _keys_referred_to(self) -> None:
-        """ "customer ids who don't have an account": a key of the missing rows that refers
-        to another table (`Accounts.customer_id`) shows that table's own key, whose rows
-        are the ones asked about."""
-        intent = self.intent
-        if self.count or self.quantity or any(o.aggregate for o in intent.outputs):
-            return  # "how many colors are never used": what is counted is read apart
-        for n, output in enumerate(intent.outputs):
-            element = output.element
-            if element is None or element.table != intent.missing:
-                continue
-            referred = self.schema.referring.get((element.table, element.column or ""))
-            keys = [e for e in self.schema.elements if e.table == referred and e.primary_key]
-            if referred != intent.missing and len(keys) == 1:
-                intent.outputs[n] = Output(keys[0])
 
     def _settle_outputs(self) -> None:
         """Grouping without a count or total lists pairs; an empty list shows labels."""

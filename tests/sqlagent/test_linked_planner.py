@@ -1591,3 +1591,13 @@ def test_rows_counted_beside_missing_rows_are_still_joined(settings: Any) -> Non
         "HAVING COUNT(*) >= 2)"
     )
     assert sorted(_gold(found, url)) == sorted(_gold(gold, url))
+
+
+def test_of_several_keys_the_missing_rows_refer_by_the_one_the_question_says_is_taken(
+    settings: Any,
+) -> None:
+    """A document to be destroyed names the employee who destroyed it and the one who
+    authorised it: "did not authorise" asks about the second."""
+    question = "Which employees did not authorise any document destruction? Show employee ids."
+    found = _linked_sql("cre_Doc_Tracking_DB", question, settings).sql(dialect="mysql")
+    assert "`m`.`Destruction_Authorised_by_Employee_ID`" in found
