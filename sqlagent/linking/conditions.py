@@ -89,11 +89,17 @@ class ConditionSteps(ValueConditionSteps):
                 second = self.words[at + 2].number
             end = at + (3 if second is not None else 1)
             tail = tuple(self.lows[end : end + 2])
-            if tail in sig.AFTER_NUMBER and self.lows[end + 2 : end + 3] != ["than"]:
-                # "200 or more"; not "taller than 200 or lower than 190"
+            if tail in sig.AFTER_NUMBER and not self._bound_follows(end + 2):
+                # "200 or more"; not "taller than 200 or lower than 190", "below 3 or above 5"
                 op, end = sig.AFTER_NUMBER[tail], end + 2
             self._compare(i, op, size, number, second, end)
             i = end
+
+    def _bound_follows(self, at: int) -> bool:
+        """Whether words at `at` go on to a bound of their own ("than 190", "5")."""
+        return self.lows[at : at + 1] == ["than"] or (
+            at < len(self.words) and self.words[at].number is not None
+        )
 
     def _counted_exactly(self, i: int) -> bool:
         """ "tracks with 1 race", "locations with only 1 station", "positions that have 3

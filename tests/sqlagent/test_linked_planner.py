@@ -1601,3 +1601,10 @@ def test_of_several_keys_the_missing_rows_refer_by_the_one_the_question_says_is_
     question = "Which employees did not authorise any document destruction? Show employee ids."
     found = _linked_sql("cre_Doc_Tracking_DB", question, settings).sql(dialect="mysql")
     assert "`m`.`Destruction_Authorised_by_Employee_ID`" in found
+
+
+def test_a_bound_after_or_that_has_its_own_number_is_a_second_bound(settings: Any) -> None:
+    """ "below 3000 or above 15000": two bounds, not "3000 or above" and a stray number."""
+    question = "List the first names of employees whose salary is below 3000 or above 15000."
+    found = _linked_sql("hr_1", question, settings).sql(dialect="mysql")
+    assert "`SALARY` < 3000 OR `t1`.`SALARY` > 15000" in found
