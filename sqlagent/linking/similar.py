@@ -21,8 +21,7 @@ from sqlagent.linking.signals import SHAPE_WORDS, comparator_at
 log = logging.getLogger(__name__)
 
 MIN_SIMILARITY = 0.6  # cosine of a word and a name, below which they are not linked
-MIN_GROUP_SIMILARITY = 0.5  # the same, for a grouping's or a bound's word among the named
-# tables' columns
+MIN_GROUP_SIMILARITY = 0.5  # the same, for a grouping's or a bound's word: fewer candidates
 _GROUPING = frozenset({"each", "every", "per", "by"})
 _BEFORE_BOUND = frozenset({"is", "are", "was", "were", "of"})  # "altitude is above 50"
 WEIGHT = 0.7  # a link by meaning scores its similarity times this
@@ -71,7 +70,8 @@ def similar_links(
     `groups_only`: only such words are linked."""
     columns = np.array([e.table in named and e.column is not None for e in schema.elements])
     measures = columns & np.array([e.numeric for e in schema.elements])
-    among = {i: _among(words, i, columns, measures) for i in range(len(words))}
+    lows = [w.lower for w in words]
+    among = {i: _among(words, lows, i, (columns, measures)) for i in range(len(words))}
     open_words = [
         i
         for i, w in enumerate(words)
@@ -104,13 +104,14 @@ def similar_links(
 
 
 def _among(
-    words: tuple[Word, ...], i: int, columns: np.ndarray, measures: np.ndarray
+    words: tuple[Word, ...], lows: list[str], i: int, candidates: tuple[np.ndarray, np.ndarray]
 ) -> np.ndarray | None:
-    """The named tables' columns a grouping's word may mean, their number columns for a
-    word a number bounds; None for any other word."""
-    if i and words[i - 1].lower in _GROUPING:
+    """Of the named tables' columns (`candidates`: all, and those holding numbers), the ones
+    a grouping's word may mean, the number columns for a word a number bounds; None for
+    any other word."""
+    columns, measures = candidates
+    if i and lows[i - 1] in _GROUPING:
         return columns if columns.any() else None
-    lows = [w.lower for w in words]
     at = i + 1
     while at < min(len(lows), i + 3) and lows[at] in _BEFORE_BOUND:
         at += 1
