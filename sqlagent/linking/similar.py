@@ -68,8 +68,10 @@ def similar_links(
     tables the question `named`, and a word a number bounds ("whose altitude is above 50")
     among their number columns, where a weaker likeness is enough (`sex`, `elevation`).
     `groups_only`: only such words are linked."""
-    columns = np.array([e.table in named and e.column is not None for e in schema.elements])
-    measures = columns & np.array([e.numeric for e in schema.elements])
+    columns = np.array(
+        [e.table in named and e.column is not None for e in schema.elements], dtype=bool
+    )
+    measures = columns & np.array([e.numeric for e in schema.elements], dtype=bool)
     lows = [w.lower for w in words]
     among = {i: _among(words, lows, i, (columns, measures)) for i in range(len(words))}
     open_words = [
