@@ -73,14 +73,13 @@ def similar_links(
     )
     measures = columns & np.array([e.numeric for e in schema.elements], dtype=bool)
     lows = [w.lower for w in words]
-    among = {i: _among(words, lows, i, (columns, measures)) for i in range(len(words))}
-    open_words = [
-        i
+    among = {
+        i: _among(words, lows, i, (columns, measures))
         for i, w in enumerate(words)
         if i not in covered and w.content and not w.quoted and w.lower not in SHAPE_WORDS
         and len(w.lower) > 2 and w.lower.isalpha()
-        and (not groups_only or among[i] is not None)
-    ]  # fmt: skip
+    }  # fmt: skip  # the words no name explains, with the columns they may mean
+    open_words = [i for i, within in among.items() if not groups_only or within is not None]
     if not open_words or not schema.elements:
         return []
     try:
