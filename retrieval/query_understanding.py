@@ -11,11 +11,12 @@ from operator import or_
 from typing import Literal
 
 from django.contrib.postgres.search import SearchQuery
-from django.db.models import Q
 from spacy.lang.en.stop_words import STOP_WORDS as SPACY_STOP_WORDS
 
-from ingestion.models import Chunk, Document, EntityMention
+from ingestion.models import Chunk, EntityMention
 from ingestion.services import TECHNOLOGIES
+
+from .named_documents import NamedDocuments
 
 
 def _words(text: str) -> frozenset[str]:
@@ -226,32 +227,21 @@ def _credible(candidate: _Candidate, words: list[str], titled: "_Titled") -> boo
 
 class _Titled:
     """The readable documents about each candidate, asked once per candidate: those whose
-    title opens with the full name ("Alexis Torres", "KEVIN MAHONEY - Résumé") or whose
-    file is named after it ("alexis_torres.pdf", "Resume - Alexis Torres"), whether or not
-    the extractor found the name inside (pg_trgm's indexes on title and file name serve
-    the expressions; one query a candidate, as an OR of many would run every expression
-    on every document)."""
+    title opens with the full name or whose file is named after it, whether or not the
+    extractor found the name inside."""
 
     def __init__(self, collection_ids: Sequence[int]) -> None:
-        self._collection_ids = list(collection_ids)
+        self._named = NamedDocuments(collection_ids)
         self._documents: dict[str, dict[str, str]] = {}  # graph id -> {document id: path}
-
-    def _of(self, candidate: _Candidate) -> dict[str, str]:
-        parts = _name_parts(candidate.name)
-        if not parts:
-            return {}
-        words = r"[^a-z0-9]+".join(re.escape(part) for part in parts)
-        named = Q(title__iregex=rf"^\W*{words}\M") | Q(
-            file_name__iregex=rf"(^|[^a-z]){words}(\.[a-z0-9]+)?$"
-        )
-        rows = Document.objects.filter(named, collection_id__in=self._collection_ids)
-        return {str(pk): path for pk, path in rows.values_list("pk", "file_path")}
 
     def about(self, candidates: list[_Candidate]) -> dict[str, str]:
         found: dict[str, str] = {}
         for candidate in candidates:
             if candidate.graph_id not in self._documents:
-                self._documents[candidate.graph_id] = self._of(candidate)
+                parts = _name_parts(candidate.name)
+                self._documents[candidate.graph_id] = (
+                    self._named.named_after(parts) if parts else {}
+                )
             found.update(self._documents[candidate.graph_id])
         return found
 

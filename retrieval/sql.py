@@ -97,6 +97,11 @@ COLLECTION_TITLES = """
 SELECT d.id, d.title FROM ingestion_document d
 WHERE d.collection_id = %(collection)s AND d.title <> ''
 """
+# Each document's title and file name, for the documents named after a person.
+COLLECTION_NAMED = """
+SELECT d.id, d.file_path, d.title, d.file_name FROM ingestion_document d
+WHERE d.collection_id = %(collection)s
+"""
 COLLECTION_VERSIONS = """
 SELECT d.collection_id, count(*), max(d.created_at), max(d.ingested_at)
 FROM ingestion_document d
