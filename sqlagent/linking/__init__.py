@@ -27,7 +27,7 @@ from sqlagent.linking.schema_words import KIND_WORDS
 from sqlagent.linking.signals import SHAPE_WORDS
 from sqlagent.linking.similar import similar_links
 from sqlagent.linking.strays import STRAYS as _STRAYS
-from sqlagent.linking.strays import stray_choice, table_said_as_column
+from sqlagent.linking.strays import rival_meaning, stray_choice, table_said_as_column
 from sqlagent.linking.terms import linking_words
 from sqlagent.linking.values import StoredValues
 
@@ -79,19 +79,8 @@ def plan_linked(
         try:
             statement = compose(intent, layer)
             break
-        except UnsaidParent:
-            said = table_said_as_column(chosen, links, intent)
-            if said is None:
-                raise
-            said_as_rows.add((said.start, said.end))
-            links = [x for x in links if x != said]
-        except Unrelated:
-            stray = stray_choice(chosen, intent, layer)
-            if stray is None:
-                raise
-            # Its words are left unexplained (the confidence sees them) or mean another
-            # element, one the rest can be joined to ("active" of the employees, not assets).
-            links = [x for x in links if x != stray.link]
+        except (UnsaidParent, Unrelated) as error:
+            links = _read_again(error, chosen, links, intent, layer, said_as_rows)
     else:
         raise Unreadable("the tables it names are not related")
     if _only_echoes(intent):
@@ -112,6 +101,30 @@ def plan_linked(
         for c in chosen.choices
     ]
     return LinkedPlan(statement, intent, weigh(evidence), evidence, readable, named)
+
+
+def _read_again(
+    error: UnsaidParent | Unrelated,
+    chosen: Chosen,
+    links: list[Link],
+    intent: Intent,
+    layer: SemanticLayer,
+    said_as_rows: set[tuple[int, int]],
+) -> list[Link]:
+    """The links to read the question with again when its tables cannot be joined as read;
+    the error when nothing is left to try."""
+    if isinstance(error, UnsaidParent) and (said := table_said_as_column(chosen, links, intent)):
+        said_as_rows.add((said.start, said.end))
+        return [x for x in links if x != said]
+    if isinstance(error, Unrelated) and (stray := stray_choice(chosen, intent, layer)):
+        # Its words are left unexplained (the confidence sees them) or mean another
+        # element, one the rest can be joined to ("active" of the employees, not assets).
+        return [x for x in links if x != stray.link]
+    if (rival := rival_meaning(chosen, links, intent, layer)) is not None:
+        choice, table = rival  # the words now mean that table alone
+        span = (choice.start, choice.end)
+        return [x for x in links if (x.start, x.end) != span or x.element.table == table]
+    raise error
 
 
 def _rows_not_shown(intent: Intent, chosen: Chosen, spans: set[tuple[int, int]]) -> None:

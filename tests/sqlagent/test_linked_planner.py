@@ -1608,3 +1608,18 @@ def test_a_bound_after_or_that_has_its_own_number_is_a_second_bound(settings: An
     question = "List the first names of employees whose salary is below 3000 or above 15000."
     found = _linked_sql("hr_1", question, settings).sql(dialect="mysql")
     assert "`SALARY` < 3000 OR `t1`.`SALARY` > 15000" in found
+
+
+def test_words_that_also_name_a_table_joined_to_the_rest_are_read_as_it(settings: Any) -> None:
+    """ "fault" names `Fault_Log` first, which meets the parts only through assets the
+    question never names; it also names `Part_Faults`, the parts' own faults."""
+    url = _spider_url("assets_maintenance", settings)
+    answer = _asked("Which parts have had more than one fault? Give their names.", url)
+    assert answer.status == "answered", answer.reason
+    assert "Part_Faults" in answer.sql and "Fault_Log" not in answer.sql
+    gold = _gold(
+        "SELECT p.part_name FROM Parts p JOIN Part_Faults f ON f.part_id = p.part_id "
+        "GROUP BY p.part_id, p.part_name HAVING COUNT(*) > 1",
+        url,
+    )
+    assert gold and matches(gold, answer.rows, ordered=False)
