@@ -67,8 +67,9 @@ def plan_linked(
     everything = settings.SQL_LINK_BY_MEANING  # else only what a grouping is by
     links += similar_links(words, covered, layer, schema, surely, groups_only=not everything)
     said_as_rows: set[tuple[int, int]] = set()
+    ands = frozenset(i for i, w in enumerate(words) if w.lower == "and")
     for _ in range(_STRAYS + 1):
-        chosen: Chosen = choose(links, preferred, schema.refers, possessed(words, links))
+        chosen: Chosen = choose(links, preferred, schema.refers, possessed(words, links), ands)
         if not chosen.choices:
             raise Unreadable("no word of the question names a table, column or value I know")
         intent = Reader(

@@ -101,9 +101,11 @@ def choose(
     preferred: Preferred = frozenset(),
     refers: frozenset[tuple[str, str]] = frozenset(),
     possessed: dict[int, str] | None = None,
+    ands: frozenset[int] = frozenset(),
 ) -> Chosen:
     """`refers`: the pairs of tables one refers to the other (either way round);
-    `possessed`: the table the words at an index belong to ("their names")."""
+    `possessed`: the table the words at an index belong to ("their names"); `ands`: where
+    the question says "and"."""
     by_span: dict[tuple[int, int], list[Link]] = {}
     for link in links:
         by_span.setdefault((link.start, link.end), []).append(link)
@@ -152,7 +154,44 @@ def choose(
         others = {c.table for m, c in enumerate(first) if m != n and not c.is_table}
         together = {**dict.fromkeys(adjacent, 1), **dict.fromkeys(others, 2)}
         chosen.choices.append(_pick(group, known, together))
+    _listed_apart(chosen, groups, ands)
     return chosen
+
+
+_LISTED_FLOOR = 0.5  # the least likely column a listed word may take instead
+
+
+def _listed_apart(chosen: Chosen, groups: list[list[Link]], ands: frozenset[int]) -> None:
+    """ "the name and level of the catalog structure": things listed side by side are
+    different columns. Where two mean the same one, the word with another column of that
+    table, lost by the least likelihood, means that column."""
+    choices = chosen.choices
+    for n in range(len(choices) - 1):
+        a, b = choices[n], choices[n + 1]
+        if a.is_value or b.is_value or a.is_table or b.is_table:
+            continue
+        # Only with "and" between: words side by side may be one name split in two
+        # ("typical price").
+        if a.link.element != b.link.element or not (b.start == a.end + 1 and a.end in ands):
+            continue
+        best: tuple[float, int, Link] | None = None
+        for m, choice in ((n, a), (n + 1, b)):
+            others = sorted(
+                (
+                    x
+                    for x in groups[m]
+                    if x.value is None
+                    and not x.element.is_table
+                    and x.element.table == choice.table
+                    and x.element != choice.link.element
+                    and x.score >= _LISTED_FLOOR
+                ),
+                key=lambda x: (-x.score, str(x.element)),
+            )
+            if others and (best is None or choice.link.score - others[0].score < best[0]):
+                best = (choice.link.score - others[0].score, m, others[0])
+        if best is not None:
+            choices[best[1]] = Choice(best[2])
 
 
 def _paired_values(groups: list[list[Link]]) -> set[tuple[int, str]]:

@@ -1623,3 +1623,19 @@ def test_words_that_also_name_a_table_joined_to_the_rest_are_read_as_it(settings
         url,
     )
     assert gold and matches(gold, answer.rows, ordered=False)
+
+
+def test_two_things_listed_with_and_are_two_columns(settings: Any) -> None:
+    """ "the name and level": "level" alone names the level's name as well, but a list
+    asks for two things; it takes the other column of the rows its word names."""
+    url = _spider_url("product_catalog", settings)
+    answer = _asked(
+        "Show the name and level of every catalog structure whose level number is below 9.", url
+    )
+    assert answer.status == "answered", answer.reason
+    gold = _gold(
+        "SELECT catalog_level_name, catalog_level_number FROM Catalog_Structure "
+        "WHERE catalog_level_number < 9",
+        url,
+    )
+    assert gold and matches(gold, answer.rows, ordered=False)
