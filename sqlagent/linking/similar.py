@@ -111,7 +111,8 @@ def _among(
     a grouping's word may mean, the number columns for a word a number bounds; None for
     any other word."""
     columns, measures = candidates
-    if i and lows[i - 1] in _GROUPING:
+    grouped = i and lows[i - 1] in _GROUPING
+    if grouped or lows[i + 1 : i + 2] == ["of"]:  # "of each gender", "the gender of"
         return columns if columns.any() else None
     at = i + 1
     while at < min(len(lows), i + 3) and lows[at] in _BEFORE_BOUND:

@@ -1639,3 +1639,13 @@ def test_two_things_listed_with_and_are_two_columns(settings: Any) -> None:
         url,
     )
     assert gold and matches(gold, answer.rows, ordered=False)
+
+
+def test_a_column_asked_of_the_rows_in_other_words_is_found_by_meaning(settings: Any) -> None:
+    """ "the duration of the track": no name says duration; among the columns of the table
+    the question names, `Milliseconds` is the one nearest in meaning."""
+    url = _spider_url("chinook_1", settings)
+    answer = _asked("What is the duration of the track Balls to the Wall?", url)
+    assert answer.status == "answered", answer.reason
+    gold = _gold("SELECT Milliseconds FROM Track WHERE Name = 'Balls to the Wall'", url)
+    assert gold and matches(gold, answer.rows, ordered=False)
