@@ -54,10 +54,9 @@ class Document(models.Model):
             models.UniqueConstraint(fields=["collection", "file_path"], name="document_path_unique")
         ]
         indexes = [
-            # The documents about a person: a title or file name that carries the name,
-            # found by a regular expression (pg_trgm serves ~* from these).
+            # The admin's search by title (pg_trgm serves icontains); the documents named
+            # after a person are found in memory (retrieval/named_documents.py).
             GinIndex(fields=["title"], opclasses=["gin_trgm_ops"], name="document_title_trgm"),
-            GinIndex(fields=["file_name"], opclasses=["gin_trgm_ops"], name="document_file_trgm"),
         ]
 
     def __str__(self) -> str:

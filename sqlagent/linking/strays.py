@@ -58,10 +58,9 @@ def rival_meaning(
     chosen: Chosen, links: list[Link], intent: Intent, layer: SemanticLayer
 ) -> tuple[Choice, str] | None:
     """A table link whose words also name another table that the rest joins to as read, and
-    that table: "parts that have more than 2 faults" are `Part_Faults` of
-    the parts, not the `Fault_Log`, which meets the parts only through assets the question
-    never names. The surest such link, and the rival that joins the rest with the fewest
-    joins."""
+    that table: "parts that have more than 2 faults" are `Part_Faults` of the parts, not the
+    `Fault_Log`, which meets the parts only through assets the question never names. The
+    surest such link, and the rival that joins the rest with the fewest joins."""
     for choice in sorted(chosen.choices, key=lambda c: (-c.link.score, c.start)):
         if not choice.is_table or _others_need(choice, chosen):
             continue
