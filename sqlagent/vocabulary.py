@@ -38,6 +38,8 @@ def singular(word: str) -> str:
         return _IRREGULAR[word]
     if len(word) <= 3 or word in _NOT_PLURAL or word.endswith(("ss", "us", "is")):
         return word
+    if word.endswith("uses") and not word.endswith(("ouses", "auses")) and len(word) > 4:
+        return word[:-2]  # "buses", "statuses", "campuses"; not "houses", "causes"
     if word.endswith("ies") and len(word) > 4:
         return word[:-1] if word in _IE_PLURALS else word[:-3] + "y"
     if word.endswith(("ches", "shes", "xes", "sses", "zzes")):  # not "sizes", "prizes"

@@ -1649,3 +1649,12 @@ def test_a_column_asked_of_the_rows_in_other_words_is_found_by_meaning(settings:
     assert answer.status == "answered", answer.reason
     gold = _gold("SELECT Milliseconds FROM Track WHERE Name = 'Balls to the Wall'", url)
     assert gold and matches(gold, answer.rows, ordered=False)
+
+
+def test_a_plural_in_uses_names_its_singular_table(settings: Any) -> None:
+    """ "buses" is the plural of "bus" (`school_bus`), as "statuses" is of "status"; it is
+    no word "buse"."""
+    url = _spider_url("school_bus", settings)
+    answer = _asked("How many school buses are there?", url)
+    assert answer.status == "answered", answer.reason
+    assert matches(_gold("SELECT COUNT(*) FROM school_bus", url), answer.rows, ordered=False)
