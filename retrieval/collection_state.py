@@ -1,7 +1,7 @@
-"""What a process may keep about a set of collections until one of its documents changes:
-a value computed from the collections' documents, kept with their version (per collection:
-documents, latest added, latest ingested), so that a document added, replaced or removed
-by any process is seen by the next question."""
+"""What a process may keep about collections until one of their documents changes: a value
+computed from a collection's documents (or a set of collections'), kept with its version
+(per collection: documents, latest added, latest ingested), so that a document added,
+replaced or removed by any process is seen by the next question."""
 
 import threading
 from collections import OrderedDict
@@ -47,3 +47,26 @@ class KeptPerCollections(Generic[T]):
             while len(self._kept) > self._size:
                 self._kept.popitem(last=False)
         return value
+
+
+class KeptPerCollection(Generic[T]):
+    """`build(collection_id)`, kept for each collection while its version holds: what is
+    kept for one collection serves every set of collections that holds it. The versions
+    of the collections asked for are read in one query."""
+
+    def __init__(self, build: Callable[[int], T]) -> None:
+        self._build = build
+        self._kept: dict[int, tuple[tuple[Any, ...], T]] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, collection_ids: Sequence[int]) -> dict[int, T]:
+        found: dict[int, T] = {}
+        for collection_id, version in collection_versions(collection_ids).items():
+            with self._lock:
+                kept = self._kept.get(collection_id)
+            if kept is None or kept[0] != version:
+                kept = (version, self._build(collection_id))
+                with self._lock:
+                    self._kept[collection_id] = kept
+            found[collection_id] = kept[1]
+        return found

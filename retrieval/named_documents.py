@@ -9,15 +9,13 @@ removed; the expressions that decide a match run only on the few documents under
 word, instead of a query per person."""
 
 import re
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db import connection
 
 from . import sql
-from .collection_state import collection_versions
+from .collection_state import KeptPerCollection
 
 _RUN = re.compile(r"[^\W_]+")  # a run of letters and digits
 
@@ -32,7 +30,6 @@ class _Named:
 
 @dataclass
 class _Index:
-    version: tuple[Any, ...]
     by_title_start: dict[str, list[_Named]] = field(default_factory=dict)
     by_file_end: dict[str, list[_Named]] = field(default_factory=dict)
 
@@ -45,25 +42,16 @@ class _Index:
             self.by_file_end.setdefault(word, []).append(named)
 
 
-_indexes: dict[int, _Index] = {}
-_lock = threading.Lock()
+def _index(collection_id: int) -> _Index:
+    index = _Index()
+    with connection.cursor() as cursor:
+        cursor.execute(sql.COLLECTION_NAMED, {"collection": collection_id})
+        for document_id, path, title, file_name in cursor.fetchall():
+            index.add(_Named(str(document_id), path, title, file_name))
+    return index
 
 
-def _current(collection_ids: Sequence[int]) -> list[_Index]:
-    found = []
-    for collection_id, version in collection_versions(collection_ids).items():
-        with _lock:
-            index = _indexes.get(collection_id)
-        if index is None or index.version != version:
-            index = _Index(version)
-            with connection.cursor() as cursor:
-                cursor.execute(sql.COLLECTION_NAMED, {"collection": collection_id})
-                for document_id, path, title, file_name in cursor.fetchall():
-                    index.add(_Named(str(document_id), path, title, file_name))
-            with _lock:
-                _indexes[collection_id] = index
-        found.append(index)
-    return found
+_indexes = KeptPerCollection(_index)
 
 
 class NamedDocuments:
@@ -81,7 +69,7 @@ class NamedDocuments:
         if not opening or not closing:
             return {}
         if self._indexes is None:
-            self._indexes = _current(self._collection_ids)
+            self._indexes = list(_indexes(self._collection_ids).values())
         words = r"[^a-z0-9]+".join(re.escape(part) for part in parts)
         title = re.compile(rf"^\W*{words}\b", re.IGNORECASE)
         file_name = re.compile(rf"(^|[^a-z]){words}(\.[a-z0-9]+)?\Z", re.IGNORECASE)

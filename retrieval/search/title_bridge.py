@@ -11,7 +11,6 @@ text as in the title, and held by at most RETRIEVAL_ENTITY_MAX_DEGREE chunks of 
 collection (so "Belgium" or "Botany" does not link everything to everything)."""
 
 import re
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,7 +19,7 @@ from django.conf import settings
 from django.db import connection
 
 from .. import sql
-from ..collection_state import collection_versions
+from ..collection_state import KeptPerCollection
 from .keyword_search import term_statistics
 
 _WORD = re.compile(r"\w+")
@@ -38,7 +37,6 @@ class TitleLink:
 
 @dataclass
 class TitleIndex:
-    version: tuple[Any, ...]
     trie: dict[str, Any] = field(default_factory=dict)
     # chunks holding each one-word title, counted when first needed
     frequencies: dict[str, int] = field(default_factory=dict)
@@ -80,26 +78,17 @@ class TitleIndex:
         return found
 
 
-_indexes: dict[int, TitleIndex] = {}
-_lock = threading.Lock()
+def _title_index(collection_id: int) -> TitleIndex:
+    index = TitleIndex()
+    with connection.cursor() as cursor:
+        cursor.execute(sql.COLLECTION_TITLES, {"collection": collection_id})
+        for document_id, title in cursor.fetchall():
+            index.add(str(document_id), str(title))
+    return index
 
 
-def title_indexes(collection_ids: Sequence[int]) -> dict[int, TitleIndex]:
-    """The current title index of each collection, rebuilt only when it changed."""
-    result: dict[int, TitleIndex] = {}
-    for collection_id, version in collection_versions(collection_ids).items():
-        with _lock:
-            index = _indexes.get(collection_id)
-        if index is None or index.version != version:
-            index = TitleIndex(version)
-            with connection.cursor() as cursor:
-                cursor.execute(sql.COLLECTION_TITLES, {"collection": collection_id})
-                for document_id, title in cursor.fetchall():
-                    index.add(str(document_id), str(title))
-            with _lock:
-                _indexes[collection_id] = index
-        result[collection_id] = index
-    return result
+# The current title index of each collection, rebuilt only when it changed.
+title_indexes = KeptPerCollection(_title_index)
 
 
 def _distinctive(index: TitleIndex, collection_id: int, words: set[str]) -> set[str]:

@@ -114,7 +114,7 @@ def _chunk_ids(document: Document) -> list[str]:
 
 
 def test_the_index_finds_the_longest_title_and_keeps_case_for_one_word() -> None:
-    index = TitleIndex(version=())
+    index = TitleIndex()
     index.add("prestige", "The Prestige (film)")
     index.add("wales", "New South Wales")
     index.add("young", "Young, New South Wales")
