@@ -427,12 +427,22 @@ def _ordering(
         target = count
     elif order.aggregate in _AGGREGATES and order.element is not None:
         target = _AGGREGATES[order.aggregate](this=names.column(order.element))
-    elif order.aggregate == "output" or order.element is None:
+    elif order.aggregate in ("output", "shown") or order.element is None:
         if isinstance(outputs[0], exp.Star):
             raise Unreadable("it asks for every column in an order without saying of which")
-        target = outputs[0].copy()
+        target = _ordered_output(outputs, by_measure=order.aggregate == "shown").copy()
     else:
         target = names.column(order.element)
         if order.as_number:
             target = exp.cast(target, exp.DataType.Type.DOUBLE)
     return exp.Ordered(this=target, desc=order.descending)
+
+
+def _ordered_output(outputs: list[exp.Expr], *, by_measure: bool) -> exp.Expr:
+    """What an order that names no key sorts by: the first output, or with `by_measure`
+    the measure shown beside labels (a count or total), which is what the rows differ in."""
+    if by_measure:
+        measures = [o for o in outputs if isinstance(o.unalias(), exp.AggFunc)]
+        if measures and len(measures) < len(outputs):
+            return measures[0]
+    return outputs[0]

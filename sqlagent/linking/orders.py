@@ -78,9 +78,14 @@ class OrderSteps(ReaderBase):
         lows = set(self.lows)
         if self._counts_in_order():
             return
-        if sig.ALPHABETICAL.search(" ".join(self.lows)) or {"ascending", "descending"} & lows:
+        alphabetical = bool(sig.ALPHABETICAL.search(" ".join(self.lows)))
+        if alphabetical or {"ascending", "descending"} & lows:
             backwards = "descending" in lows or "reverse" in lows  # "reverse alphabetical"
-            self.intent.order = Ordering(None, backwards, aggregate="output")
+            # A bare direction beside a count or total shown with labels orders by that
+            # measure ("the denominations and the number of schools in descending order");
+            # alphabetical order is the labels' own.
+            by = "output" if alphabetical else "shown"
+            self.intent.order = Ordering(None, backwards, aggregate=by)
             self._order_word()
 
     def _by_after_verb(self, i: int) -> tuple[int, int]:

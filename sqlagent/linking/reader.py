@@ -446,7 +446,7 @@ class Reader(
         """Grouping without a count or total lists pairs; an empty list shows labels."""
         intent = self.intent
         aggregated = any(o.aggregate for o in intent.outputs) or bool(
-            intent.order and intent.order.aggregate not in (None, "output")
+            intent.order and intent.order.aggregate not in (None, "output", "shown")
         )
         if intent.group is not None and not aggregated and intent.having is None:
             # "for each delegate, the party"
