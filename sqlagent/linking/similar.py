@@ -11,12 +11,20 @@ import threading
 import numpy as np
 from django.core.cache import cache
 
+from core.language import is_noun, word_tags
 from core.providers.embeddings import embed_texts, get_embedder
 from registries.services import SemanticLayer
 from sqlagent.linking.links import Link
 from sqlagent.linking.question import Word
 from sqlagent.linking.schema_words import SchemaWords
-from sqlagent.linking.signals import SHAPE_WORDS, comparator_at
+from sqlagent.linking.signals import (
+    COUNT_WORDS,
+    DETERMINERS,
+    DISTINCT_WORDS,
+    SHAPE_WORDS,
+    comparator_at,
+    phrase_at,
+)
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +80,10 @@ def similar_links(
         [e.table in named and e.column is not None for e in schema.elements], dtype=bool
     )
     measures = columns & np.array([e.numeric for e in schema.elements], dtype=bool)
+    tables = np.array([e.column is None for e in schema.elements], dtype=bool)
     lows = [w.lower for w in words]
     among = {
-        i: _among(words, lows, i, (columns, measures))
+        i: tables if _counted(words, lows, i) else _among(words, lows, i, (columns, measures))
         for i, w in enumerate(words)
         if i not in covered and w.content and not w.quoted and w.lower not in SHAPE_WORDS
         and len(w.lower) > 2 and w.lower.isalpha()
@@ -96,7 +105,8 @@ def similar_links(
         if within is not None:
             best = int(np.argmax(np.where(within, found[row], -1.0)))
             similarity = float(found[row][best])
-            if similarity < MIN_GROUP_SIMILARITY:
+            least = MIN_SIMILARITY if within is tables else MIN_GROUP_SIMILARITY
+            if similarity < least:
                 continue
         elif similarity < MIN_SIMILARITY or groups_only:
             continue
@@ -122,3 +132,17 @@ def _among(
         w.number is not None for w in words[at + said[1] : at + said[1] + 2]
     )
     return measures if numbered and measures.any() else None
+
+
+def _counted(words: tuple[Word, ...], lows: list[str], i: int) -> bool:
+    """Whether word i is what a count is of ("how many employees", "the number of
+    different companies"): the rows of a table, which it is looked for among, at the
+    likeness any word needs ("employees" and `Staff`, "companies" and `Manufacturers`).
+    Not a word before the noun it modifies ("the number of flight routes")."""
+    for start in range(max(0, i - 5), i):
+        size = phrase_at(lows, start, COUNT_WORDS)
+        between = lows[start + size : i]
+        if size and all(w in DETERMINERS or w in DISTINCT_WORDS for w in between):
+            following = word_tags(tuple(w.text for w in words))[i + 1 : i + 2]
+            return not any(is_noun(tag) for tag in following)
+    return False

@@ -1434,6 +1434,66 @@ def test_counts_in_groups_are_ordered_by_the_count(
     assert "ORDER BY COUNT(*) DESC" in answer.sql
 
 
+@pytest.mark.parametrize(
+    ("question", "key"),
+    [
+        (  # a bare direction beside a count shown with labels: by the count
+            "Show the different locations and the number of gas stations in each, "
+            "in descending order.",
+            "COUNT(*) DESC",
+        ),
+        (
+            "List the various locations together with their count of gas stations "
+            "in ascending order.",
+            "COUNT(*) ASC",
+        ),
+        (  # alphabetical order is the labels' own
+            "List the locations and their number of gas stations in alphabetical order.",
+            "`Location` ASC",
+        ),
+    ],
+)
+def test_a_bare_direction_beside_a_count_orders_by_the_count(
+    question: str, key: str, settings: Any
+) -> None:
+    url = _spider_url("gas_company", settings)
+    answer = _asked(question, url)
+    assert answer.status == "answered", answer.reason
+    gold = _gold("SELECT Location, COUNT(*) FROM gas_station GROUP BY Location", url)
+    assert matches(gold, answer.rows, ordered=False), answer.sql
+    ordered_by = answer.sql.split("ORDER BY")[-1].split(" LIMIT ")[0]
+    assert ordered_by.strip().endswith(key), answer.sql
+
+
+@pytest.mark.parametrize(
+    ("question", "gold"),
+    [
+        (  # "companies": no name says it; `Manufacturers` is the table nearest in meaning
+            "How many companies have their headquarters in Tokyo?",
+            "SELECT COUNT(*) FROM Manufacturers WHERE Headquarter = 'Tokyo'",
+        ),
+        (
+            "Count the different companies whose founder is James.",
+            "SELECT COUNT(*) FROM Manufacturers WHERE Founder = 'James'",
+        ),
+    ],
+)
+def test_what_a_count_is_of_is_found_among_the_tables_by_meaning(
+    question: str, gold: str, settings: Any
+) -> None:
+    url = _spider_url("manufactory_1", settings)
+    answer = _asked(question, url)
+    assert answer.status == "answered", answer.reason
+    assert matches(_gold(gold, url), answer.rows, ordered=False), answer.sql
+
+
+def test_a_count_of_things_no_table_means_is_still_declined(settings: Any) -> None:
+    url = _spider_url("manufactory_1", settings)
+    answer = _asked("How many bicycles were made by Sony?", url)
+    assert answer.status == "declined"
+    assert "bicycles" in answer.reason
+
+
 def test_one_total_asked_for_in_an_order_is_declined(settings: Any) -> None:
     url = _spider_url("film_rank", settings)
     # A single SUM over every film has no order and no "top three": the reading missed
