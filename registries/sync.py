@@ -24,6 +24,7 @@ from .models import (
     SchemaTable,
 )
 from .models.base import MACHINE_PROVENANCE
+from .shared_columns import shared_column_edges
 from .signals import one_bump
 
 COLUMN_FIELDS = ("position", "data_type", "db_type", "nullable", "unique", "primary_key")
@@ -66,8 +67,9 @@ def store(
     """`url`: the database to check inferred relationships against (none: names only)."""
     report = IntrospectionReport(source.name)
     inferred = infer_relationships(schema) if infer else []
-    if url is not None:
+    if url is not None and infer:
         inferred = check_inclusion(url, inferred)
+        inferred += shared_column_edges(url, schema, inferred)
     with one_bump(source.pk):
         _store_schema(source, schema, report)
         _store_relationships(source, schema, report, inferred)

@@ -1494,6 +1494,38 @@ def test_a_count_of_things_no_table_means_is_still_declined(settings: Any) -> No
     assert "bicycles" in answer.reason
 
 
+@pytest.mark.parametrize(
+    ("question", "shown", "student"),
+    [
+        (
+            "Which teacher teaches the student called KITTIE MOWATT? Give the teacher's last name.",
+            "LastName",
+            ("KITTIE", "MOWATT"),
+        ),
+        (
+            "What is the first name of the teacher of the pupil named NOVELLA CHIARAMONTE?",
+            "FirstName",
+            ("NOVELLA", "CHIARAMONTE"),
+        ),
+    ],
+)
+def test_tables_that_only_share_a_column_are_joined_by_it(
+    question: str, shown: str, student: tuple[str, str], settings: Any
+) -> None:
+    # No key joins student_1's class list to its teachers; both hold `Classroom`, each
+    # teacher's once, and every student's is a teacher's.
+    url = _spider_url("student_1", settings)
+    answer = _asked(question, url)
+    assert answer.status == "answered", answer.reason
+    first, last = student
+    gold = _gold(
+        f"SELECT t.{shown} FROM list l JOIN teachers t ON l.Classroom = t.Classroom "
+        f"WHERE l.FirstName = '{first}' AND l.LastName = '{last}'",
+        url,
+    )
+    assert gold and matches(gold, answer.rows, ordered=False), answer.sql
+
+
 def test_one_total_asked_for_in_an_order_is_declined(settings: Any) -> None:
     url = _spider_url("film_rank", settings)
     # A single SUM over every film has no order and no "top three": the reading missed
