@@ -26,7 +26,7 @@ def check_inclusion(url: str, edges: list[InferredRelationship]) -> list[Inferre
     with warehouse_connection(url) as connection, connection.cursor() as cursor:
         quote = connection.ops.quote_name
         for edge in edges:
-            found, sampled = _included(cursor, quote, edge)
+            found, sampled = included(cursor, quote, edge)
             if sampled == 0:
                 kept.append(edge)  # an empty column: names are all the evidence there is
             elif found / sampled >= MIN_FOUND or (sampled - found == 1 and found >= STRAY_AMONG):
@@ -36,7 +36,9 @@ def check_inclusion(url: str, edges: list[InferredRelationship]) -> list[Inferre
     return kept
 
 
-def _included(cursor: Any, quote: Any, edge: InferredRelationship) -> tuple[int, int]:
+def included(cursor: Any, quote: Any, edge: InferredRelationship) -> tuple[int, int]:
+    """Of up to SAMPLE distinct values of the referring column, how many are found in the
+    column referred to, and how many were sampled."""
     child, parent = quote(edge.from_table), quote(edge.to_table)
     column, key = quote(edge.from_column), quote(edge.to_column)
     sample = f"SELECT DISTINCT {column} AS v FROM {child} WHERE {column} IS NOT NULL LIMIT {SAMPLE}"  # noqa: S608 - names from the schema

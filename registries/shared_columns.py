@@ -10,18 +10,19 @@ referred to, and every sampled value of the referring column is found there."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
 import networkx as nx
 
+from .inclusion import included
 from .inference import InferredRelationship
 from .introspection import ColumnInfo, IntrospectedSchema, TableInfo, warehouse_connection
 
 # Checked by the data, so above the agent's join threshold (SQL_CONFIDENCE_THRESHOLD,
 # 0.7); below an edge whose name says its table and whose values were checked (0.85).
 CONFIDENCE = 0.75
-SAMPLE = 200  # distinct values read from the referring column
 
 
 def shared_column_edges(
@@ -86,19 +87,17 @@ def _edge(
         return None  # both unique (which refers to which?) or neither (no side is a key)
     child, parent = (right, left) if unique[left.name] else (left, right)
     column, key = _column(child, name), _column(parent, name)
-    sampled, found = _included(cursor, quote, child, column, parent, key)
+    edge = InferredRelationship(
+        child.name, column.name, parent.name, key.name, CONFIDENCE, "many_to_one", ""
+    )
+    found, sampled = included(cursor, quote, edge)
     if sampled == 0 or found < sampled:
         return None
-    return InferredRelationship(
-        child.name,
-        column.name,
-        parent.name,
-        key.name,
-        CONFIDENCE,
-        "many_to_one",
+    note = (
         f"both hold {name!r} and nothing else joins them; each of {sampled} sampled values "
-        f"is one of {parent.name}.{key.name}, unique there",
+        f"is one of {parent.name}.{key.name}, unique there"
     )
+    return replace(edge, reason=note)
 
 
 def _column(table: TableInfo, name: str) -> ColumnInfo:
@@ -113,24 +112,3 @@ def _unique(cursor: Any, quote: Any, table: TableInfo, column: ColumnInfo) -> bo
     cursor.execute(f"SELECT COUNT(*), COUNT(DISTINCT {name}) FROM {quote(table.name)}")  # noqa: S608 - names from the schema
     rows, distinct = cursor.fetchone()
     return int(rows) >= 2 and int(rows) == int(distinct)
-
-
-def _included(
-    cursor: Any,
-    quote: Any,
-    child: TableInfo,
-    column: ColumnInfo,
-    parent: TableInfo,
-    key: ColumnInfo,
-) -> tuple[int, int]:
-    value, parent_key = quote(column.name), quote(key.name)
-    sample = (
-        f"SELECT DISTINCT {value} AS v FROM {quote(child.name)} "  # noqa: S608 - names from the schema
-        f"WHERE {value} IS NOT NULL LIMIT {SAMPLE}"
-    )
-    cursor.execute(
-        f"SELECT COUNT(*), COUNT(p.{parent_key}) FROM ({sample}) s "  # noqa: S608
-        f"LEFT JOIN {quote(parent.name)} p ON p.{parent_key} = s.v"
-    )
-    sampled, found = cursor.fetchone()
-    return int(sampled), int(found)
