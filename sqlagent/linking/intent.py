@@ -32,6 +32,8 @@ class Condition:
 class Ordering:
     element: Element | None  # None: order by the count of rows in each group
     descending: bool
+    # "count"; an aggregate of `element` ("sum", "avg", ...); "output": the first column
+    # shown; "shown": the count or total shown beside labels, else the first column
     aggregate: str | None = None
     as_number: bool = False  # text that holds numbers: "9" before "10", not after
 
