@@ -9,8 +9,9 @@ from django.core.management.base import CommandError
 
 from registries.demo_registry import DEMO_DIR, DEMO_FILES, load_demo_registry
 from registries.files import FILENAMES, ImportFailed, export_all, import_files
+from registries.introspection import IntrospectedSchema
 from registries.models import DataSource, Relationship, Term
-from registries.sync import introspect
+from registries.sync import introspect, store
 
 from .conftest import SourceFactory
 
@@ -26,7 +27,7 @@ def state(source: DataSource) -> dict:
 
 
 def test_the_demo_registry_round_trips_without_loss(
-    warehouse_source: DataSource, make_source: SourceFactory, warehouse_mysql_url: str
+    warehouse_source: DataSource, warehouse_mysql_url: str, warehouse_schema: IntrospectedSchema
 ) -> None:
     exported = export_all(warehouse_source)
     # What was loaded comes back out as it was written.
@@ -37,8 +38,11 @@ def test_the_demo_registry_round_trips_without_loss(
     )
     assert exported["join_graph_manual.json"] == demo("join_graph_manual.json")
     assert exported["secure_views.json"] == demo("secure_views.json")
-    # Into a second data source on the same database, and out again: the same documents.
-    copy = make_source("copy", warehouse_mysql_url)
+    # Into a second data source on the same database, stored from the same schema (the
+    # relationships the data would add are not what is compared), and out again: the same
+    # documents.
+    copy = DataSource.objects.create(name="copy", url=warehouse_mysql_url, dialect="mysql")
+    store(copy, warehouse_schema)
     files = [(name, json.dumps(doc)) for name, doc in exported.items()]
     import_files(copy, files)
     assert export_all(copy) == exported
