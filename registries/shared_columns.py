@@ -28,11 +28,11 @@ CONFIDENCE = 0.75
 def shared_column_edges(
     url: str, schema: IntrospectedSchema, inferred: list[InferredRelationship]
 ) -> list[InferredRelationship]:
-    candidates = _candidates(schema, inferred)
+    joined = _joins(schema, inferred)
+    candidates = _candidates(schema, joined)
     if not candidates:
         return []
     found: list[InferredRelationship] = []
-    joined: nx.Graph[str] = _joins(schema, inferred)
     with warehouse_connection(url) as connection, connection.cursor() as cursor:
         quote = connection.ops.quote_name
         for (left, right), column in candidates:
@@ -54,14 +54,11 @@ def _joins(schema: IntrospectedSchema, inferred: list[InferredRelationship]) -> 
 
 
 def _candidates(
-    schema: IntrospectedSchema, inferred: list[InferredRelationship]
+    schema: IntrospectedSchema, joined: nx.Graph[str]
 ) -> list[tuple[tuple[TableInfo, TableInfo], str]]:
     """Pairs of tables in different parts of the join graph with a column of one name and
     kind, that is no table's `id`."""
-    parts = {
-        name: n for n, part in enumerate(nx.connected_components(_joins(schema, inferred)))
-        for name in part
-    }  # fmt: skip
+    parts = {name: n for n, part in enumerate(nx.connected_components(joined)) for name in part}
     tables = [t for t in schema.tables if not t.is_view]
     found = []
     for left, right in combinations(tables, 2):
